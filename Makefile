@@ -1,0 +1,46 @@
+# Every target sets up what it needs (.venv, node_modules) and is safe to re-run.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1:8000
+
+.PHONY: setup serve build check test test-fast lint bench clean
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(VENV)/.installed node_modules/.installed
+
+serve: setup            ## serve the site with live reload on http://$(HOST)/
+	$(BIN)/mkdocs serve --dev-addr $(HOST)
+
+build: setup            ## build the static site into site/
+	$(BIN)/mkdocs build --strict
+
+check: setup            ## validate the bundled cards
+	$(BIN)/rankcards check docs/cards
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+test: setup lint        ## the whole suite: lint, types, unit, differential, Pyodide, browser
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+test-fast: setup        ## everything but the browser and Pyodide tests
+	$(BIN)/python -m pytest -m "not browser and not pyodide"
+
+bench: setup
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf site dist build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""`python -m rankcards` runs the command-line interface."""
+
+from rankcards.cli import main
+
+raise SystemExit(main())

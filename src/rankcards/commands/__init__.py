@@ -1,0 +1,1 @@
+"""Sub-commands of the `rankcards` CLI (see rankcards.cli)."""
