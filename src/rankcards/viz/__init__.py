@@ -1,0 +1,164 @@
+"""Card visualizers: one pure Python function renders a demo's view, at build time and in the page.
+
+This docstring is **the demo contract** shared by the card YAML, the card validator, the page
+template (``templates/partials/demo.html.jinja``) and the browser (``web/demo.js``,
+``web/controls.js``). Why one renderer: the view is computed by the same tested Python (on top
+of :mod:`rankcards.metrics`) in CPython while the site is built and in the Pyodide worker on every
+control change, so the page never shows numbers that a JavaScript re-implementation computed.
+
+The ``demo`` block of a card
+----------------------------
+.. code-block:: yaml
+
+    demo:
+      compute: rankcards.viz.mrr:view        # "module:function", module under rankcards.viz
+      controls:                               # (or rankcards.demos), stdlib + rankcards only
+        - {kind: slider, bind: k, label: {es: ..., en: ...}, min: 1, max: 5, step: 1}
+        - {kind: toggle, bind: complete, label: {es: ..., en: ...}}
+        - {kind: select, bind: measure, label: {es: ..., en: ...},
+           options: [{value: RR, label: {es: ..., en: ...}}, ...]}
+        - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1}
+      state: {k: 5, complete: false, measure: RR, queries: [...]}
+
+``state`` is a JSON-compatible mapping: the whole input of the view. Every control has
+``kind``, ``bind`` (a top-level key of ``state``) and a bilingual ``label``; ``help``
+(bilingual) is optional. Per kind:
+
+* ``slider``: ``min``, ``max`` (numbers, min < max), optional ``step`` (default 1); state value
+  a number in [min, max]. Rendered as a labelled ``<input type=range>`` with its value shown.
+* ``toggle``: state value a boolean. Rendered as a labelled checkbox (``role=switch``).
+* ``select``: ``options``, a non-empty list of ``{value, label: {es, en}}`` with distinct
+  JSON-scalar values; state value one of them. Rendered as a labelled ``<select>``.
+* ``ranked-lists``: optional ``max_grade`` (int >= 1, default 1). State value a non-empty list
+  of ``{query: str, ranking: [docno, ...]}`` (docnos distinct strings) plus, when ``max_grade``
+  is 1, ``relevant: [docno, ...]`` (binary labels), otherwise ``grades: {docno: 0..max_grade}``
+  (graded labels, absent = 0). Each item is a button: click, Enter or Space marks it relevant
+  (binary) or cycles its grade 0..max_grade; Alt+ArrowUp / Alt+ArrowDown, the item's up/down
+  buttons, or drag and drop reorder it within its ranking.
+
+The compute function
+--------------------
+``compute(state: dict, lang: str) -> str`` where ``lang`` is ``"es"`` or ``"en"``. It must be
+pure (no I/O, no globals mutated; it gets a deep copy of the state) and fast (it runs on every
+control change; aim for < 10 ms). It returns an HTML **fragment** built with
+:mod:`rankcards.viz._html` (``el``, ``escape``, ``metric``) — never by concatenating unescaped
+text. Conventions inside the fragment:
+
+* every displayed number is wrapped by ``metric(name, value)`` and so carries
+  ``data-metric="<name>" data-value="<repr(float)>"``; names are unique within a view
+  (e.g. ``RR:q1``, ``MRR``) so tests and scripts read the exact value;
+* interactive elements are ``<button type="button">`` with an accessible name and one of these
+  **state actions**, applied generically by ``web/demo.js`` before recomputing the view
+  (``PATH`` is a dot-separated path from the state root; integer segments index lists; build
+  the attributes with ``act_toggle`` / ``act_set`` / ``act_cycle`` / ``act_move``):
+
+  - ``data-rc-toggle="PATH" data-rc-item="X"``: add string X to the list at PATH, or remove it;
+  - ``data-rc-set="PATH" data-rc-value='JSON'``: set PATH to the JSON value;
+  - ``data-rc-cycle="PATH" data-rc-item="K" data-rc-max="N"``: mapping at PATH, key K goes
+    ``0 -> 1 -> ... -> N -> 0`` (0 deletes the key);
+  - ``data-rc-move="PATH" data-rc-index="I" data-rc-delta="D"``: move element I of the list at
+    PATH by D positions (clamped to the list).
+
+Python API
+----------
+* :func:`render` (``demo``, ``lang``) -> ``str``: the initial view, called by the page template
+  at build time; raises :class:`DemoError` with a one-line message.
+* :func:`validate` (``demo``) -> ``list[str]``: problems, each ``"<field path>: <message>"``
+  with the path relative to the card (``demo.controls[1].bind: ...``) so the card validator can
+  map it to a YAML line; empty when the demo is valid (this includes running compute once on
+  the initial state).
+* :func:`load_compute` (``"module:function"``) -> the callable.
+
+In the browser ``web/demo.js`` calls ``runtime.call(compute, {state, lang})`` (keyword
+arguments) in the worker after each change and replaces the view's children with the result.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rankcards.viz._validate import validate_controls
+
+__all__ = ["DemoError", "Compute", "load_compute", "render", "validate"]
+
+Compute = Callable[[dict[str, Any], str], str]
+
+_ALLOWED_PACKAGES = ("rankcards.viz.", "rankcards.demos.")
+LANGS = ("es", "en")
+
+
+class DemoError(ValueError):
+    """A demo block that cannot be rendered; the message names the field and the fix."""
+
+
+def load_compute(spec: object) -> Compute:
+    """Import ``"module:function"`` from ``rankcards.viz`` or ``rankcards.demos``."""
+    if not isinstance(spec, str) or spec.count(":") != 1:
+        raise DemoError(f"demo.compute: expected 'module:function', got {spec!r}")
+    module_name, _, function_name = spec.partition(":")
+    if not module_name.startswith(_ALLOWED_PACKAGES):
+        raise DemoError(
+            f"demo.compute: {spec!r} must live in rankcards.viz or rankcards.demos "
+            "(the modules shipped to the browser)"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise DemoError(f"demo.compute: cannot import {module_name!r}: {error}") from None
+    function = getattr(module, function_name, None)
+    if not callable(function):
+        raise DemoError(f"demo.compute: {module_name!r} has no function {function_name!r}")
+    return function  # type: ignore[no-any-return]
+
+
+def _run(demo: Mapping[str, Any], lang: str) -> str:
+    compute = load_compute(demo.get("compute"))
+    state = demo.get("state")
+    if not isinstance(state, Mapping):
+        raise DemoError("demo.state: expected a mapping of state keys to values")
+    try:
+        html = compute(copy.deepcopy(dict(state)), lang)
+    except Exception as error:  # report any failure of card code as one line
+        raise DemoError(
+            f"demo.compute: {demo['compute']} failed on the initial state ({lang}): "
+            f"{type(error).__name__}: {error}"
+        ) from None
+    if not isinstance(html, str):
+        raise DemoError(
+            f"demo.compute: {demo['compute']} returned {type(html).__name__}, expected str"
+        )
+    return html
+
+
+def render(demo: Mapping[str, Any], lang: str) -> str:
+    """Pre-render the demo's initial view in ``lang`` (what the page shows before the worker)."""
+    if lang not in LANGS:
+        raise DemoError(f"lang: expected one of {LANGS}, got {lang!r}")
+    return _run(demo, lang)
+
+
+def validate(demo: object) -> list[str]:
+    """Check a card's ``demo`` block; return ``"<field path>: <message>"`` problems."""
+    if not isinstance(demo, Mapping):
+        return ["demo: expected a mapping with compute, controls and state"]
+    problems = []
+    try:
+        load_compute(demo.get("compute"))
+    except DemoError as error:
+        problems.append(str(error))
+    state = demo.get("state")
+    if not isinstance(state, Mapping):
+        problems.append("demo.state: expected a mapping of state keys to values")
+        return problems
+    problems.extend(validate_controls(demo.get("controls"), state))
+    if not problems:
+        for lang in LANGS:
+            try:
+                _run(demo, lang)
+            except DemoError as error:
+                problems.append(str(error))
+                break
+    return problems
