@@ -82,7 +82,7 @@ from typing import Any
 
 from rankcards.viz._validate import validate_controls
 
-__all__ = ["DemoError", "Compute", "load_compute", "render", "validate"]
+__all__ = ["Compute", "DemoError", "load_compute", "render", "validate"]
 
 Compute = Callable[[dict[str, Any], str], str]
 

@@ -114,9 +114,9 @@ def _control(control: object, state: Mapping[str, Any], where: str) -> list[str]
         return [f"{where}: unknown field(s) for a {kind}: {', '.join(unknown)}"]
     problems = []
     for field in ("label", "help"):
-        if field in control or field == "label":
-            if (problem := _text_problem(control.get(field))) is not None:
-                problems.append(f"{where}.{field}: {problem}")
+        needed = field in control or field == "label"
+        if needed and (problem := _text_problem(control.get(field))) is not None:
+            problems.append(f"{where}.{field}: {problem}")
     bind = control.get("bind")
     if not isinstance(bind, str) or bind not in state:
         keys = ", ".join(sorted(state))
