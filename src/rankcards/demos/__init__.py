@@ -1,0 +1,14 @@
+"""Demo material for the concept cards: data and tiny systems to evaluate, not metrics.
+
+Kept apart from :mod:`rankcards.metrics` on purpose: the metrics module is the tested,
+trec_eval-exact heart, while these modules only *produce* rankings and judgments for the
+cards to measure. Everything here is pure standard library so it runs in Pyodide too.
+
+* :mod:`rankcards.demos.toy` - the small shared toy ranking every metric card reuses;
+* :mod:`rankcards.demos.gold` - a gold dataset written for this project (queries, documents,
+  graded judgments 0-3) and its loader;
+* :mod:`rankcards.demos.bm25` - a tiny BM25 retriever; :mod:`rankcards.demos.rankers` - a
+  seeded random ranker as the floor to beat;
+* :mod:`rankcards.demos.vectors` / :mod:`rankcards.demos.ivf` - seeded clustered vectors,
+  exact nearest-neighbour search and an IVF-style approximate index.
+"""
