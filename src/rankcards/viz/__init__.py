@@ -47,6 +47,8 @@ text. Conventions inside the fragment:
 * every displayed number is wrapped by ``metric(name, value)`` and so carries
   ``data-metric="<name>" data-value="<repr(float)>"``; names are unique within a view
   (e.g. ``RR:q1``, ``MRR``) so tests and scripts read the exact value;
+* the element(s) marked ``data-rc-announce`` (e.g. the formula with the result) are read out
+  by a polite live region after each change, so screen readers hear the new value once;
 * interactive elements are ``<button type="button">`` with an accessible name and one of these
   **state actions**, applied generically by ``web/demo.js`` before recomputing the view
   (``PATH`` is a dot-separated path from the state root; integer segments index lists; build
