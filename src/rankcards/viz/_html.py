@@ -57,7 +57,7 @@ def _child(value: object) -> str:
         return ""
     if isinstance(value, str | int | float):
         return escape(fmt(value) if isinstance(value, float) else value)
-    if isinstance(value, Iterable):
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
         return "".join(_child(item) for item in value)
     raise TypeError(f"cannot render {type(value).__name__} as HTML")
 
