@@ -1,0 +1,98 @@
+"""The browser side of rankcards: the assets that make every card's Python run in the page.
+
+Two functions form the contract with the site generator (the MkDocs plugin calls both):
+
+* :func:`page_assets` -> ``(scripts, styles)``: site-relative URLs to add to every page; the
+  scripts are ES modules (``<script type="module">``).
+* :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
+  ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
+  compiled by that Pyodide, the rankcards package as a zip of this very source tree, CodeMirror
+  bundled with esbuild, and the ES modules of this directory.
+
+Caching, and why no service worker: every large file has a versioned or content-hashed URL
+(``assets/pyodide/<pyodide version>/...``, ``assets/rankcards/rankcards-<version>-<hash>.zip``),
+so the browser's HTTP cache (and Chromium's cache of compiled WebAssembly, which it keeps for
+``application/wasm`` responses it streamed) serves a second visit without any new code path.
+A service worker would add offline use, but it must live at the site root, outlives deploys,
+and hides requests from the tests' network routing; the HTTP cache gives the warm-visit speed.
+
+The ``extra.rankcards_pyodide_url`` setting of ``mkdocs.yml`` may point at a Pyodide of the same
+version on a CDN (its index URL, ending in ``/``); the interpreter is then not copied.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rankcards import __version__
+from rankcards.web import _build
+from rankcards.web._build import WebAssetsError
+
+__all__ = ["WebAssetsError", "page_assets", "write_assets"]
+
+ASSETS = "assets/rankcards"
+# Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
+_ENTRY_SCRIPTS = ("editor.js", "demo.js", "evaluate.js")
+_NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
+
+
+def page_assets() -> tuple[list[str], list[str]]:
+    """Site-relative URLs of the ES modules and style sheets every page includes."""
+    scripts = [f"{ASSETS}/{name}" for name in _ENTRY_SCRIPTS if (_build.WEB_DIR / name).is_file()]
+    styles = [f"{ASSETS}/{path.name}" for path in sorted(_build.WEB_DIR.glob("*.css"))]
+    return scripts, styles
+
+
+def _project_root(config: Mapping[str, Any]) -> Path:
+    config_file = config.get("config_file_path")
+    return Path(config_file).resolve().parent if config_file else Path.cwd()
+
+
+def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
+    """Write the runtime into ``site_dir/assets`` (see the module docstring for what and why).
+
+    ``config`` is the MkDocs config (any mapping with ``config_file_path`` and ``extra``);
+    ``node_modules`` is looked up next to the config file. Raises :class:`WebAssetsError` with a
+    one-line message naming the missing tool or file.
+    """
+    root = _project_root(config)
+    node_modules = root / "node_modules"
+    pyodide_version = _build.pyodide_version(node_modules)
+    site_dir = Path(site_dir)
+    assets = site_dir / ASSETS
+    assets.mkdir(parents=True, exist_ok=True)
+    pyodide_dir = site_dir / "assets" / "pyodide" / pyodide_version
+
+    extra = config.get("extra") or {}
+    cdn = extra.get("rankcards_pyodide_url") if isinstance(extra, Mapping) else None
+    stdlib = _build.stdlib_pyc(node_modules, root / ".cache" / "rankcards-web")
+    pyodide_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(stdlib, pyodide_dir / _build.STDLIB_NAME)
+    if cdn is None:
+        _build.copy_pyodide(node_modules, pyodide_dir)
+
+    for path in _build.WEB_DIR.iterdir():
+        if path.suffix in {".js", ".css"} and path.name not in _NOT_SHIPPED:
+            shutil.copyfile(path, assets / path.name)
+    _build.bundle_codemirror(node_modules, assets / "codemirror.js")
+    archive_name, archive = _build.package_archive()
+    (assets / archive_name).write_bytes(archive)
+
+    local = [node_modules / "pyodide" / name for name in _build.PYODIDE_FILES]
+    runtime_config = {
+        "version": __version__,
+        "pyodideVersion": pyodide_version,
+        "pyodide": str(cdn) if cdn else f"../pyodide/{pyodide_version}/",
+        "stdlib": f"../pyodide/{pyodide_version}/{_build.STDLIB_NAME}",
+        "package": archive_name,
+        "bytes": sum(p.stat().st_size for p in local) + stdlib.stat().st_size + len(archive),
+    }
+    (assets / "config.js").write_text(
+        "// Written by rankcards.web.write_assets at site build: what runtime.js boots.\n"
+        f"export default {json.dumps(runtime_config, indent=2)};\n",
+        encoding="utf-8",
+    )

@@ -1,0 +1,100 @@
+"""The build steps behind :func:`rankcards.web.write_assets`, each producing one runtime file.
+
+Why at site build and not committed: the Pyodide files come from the pinned npm package, the
+standard-library bytecode must be compiled by that exact Pyodide, CodeMirror is bundled from the
+pinned ``node_modules``, and the rankcards archive must hold the very tree the site was built
+from. Everything is written under versioned or content-hashed names so that browsers can cache
+it for good (see ``write_assets``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+WEB_DIR = Path(__file__).parent
+PACKAGE_DIR = WEB_DIR.parent
+
+# The files of the npm package that a boot needs (the stock stdlib is replaced by our .pyc zip).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+STDLIB_NAME = "python_stdlib_pyc.zip"
+_PACKAGE_SUFFIXES = {".py", ".json", ".typed", ".txt", ".tsv", ".yml"}
+_ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so the archive (and its hash) depends on content only
+
+
+class WebAssetsError(Exception):
+    """A runtime asset could not be produced; the message says what to install or fix."""
+
+
+def pyodide_version(node_modules: Path) -> str:
+    """The version of the npm ``pyodide`` package, failing with the fix when it is absent."""
+    manifest = node_modules / "pyodide" / "package.json"
+    if not manifest.is_file():
+        raise WebAssetsError(f"rankcards: {manifest} not found; run `npm ci` in the project root")
+    return str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
+
+
+def copy_pyodide(node_modules: Path, target: Path) -> None:
+    """Copy the interpreter files, skipping those already identical (``mkdocs serve`` rebuilds)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        source, dest = node_modules / "pyodide" / name, target / name
+        if not dest.exists() or dest.stat().st_size != source.stat().st_size:
+            shutil.copyfile(source, dest)
+
+
+def _execute(command: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise WebAssetsError(f"rankcards: failed to {what}: {detail[-1] if detail else '?'}")
+
+
+def stdlib_pyc(node_modules: Path, cache_dir: Path) -> Path:
+    """The standard-library .pyc zip, compiled by the npm Pyodide once per Pyodide version."""
+    version = pyodide_version(node_modules)
+    cached = cache_dir / f"stdlib-pyc-{version}.zip"
+    if not cached.is_file():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(".partial")
+        node = shutil.which("node")
+        if node is None:
+            raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the stdlib")
+        script = str(WEB_DIR / "build_stdlib.mjs")
+        command = [node, script, str(node_modules / "pyodide"), str(partial)]
+        _execute(command, "compile the standard library with Pyodide")
+        partial.replace(cached)
+    return cached
+
+
+def bundle_codemirror(node_modules: Path, output: Path) -> None:
+    """Bundle the CodeMirror pieces named in ``cm_entry.js`` into one minified ES module."""
+    esbuild = node_modules / "esbuild" / "bin" / "esbuild"
+    if not esbuild.is_file():
+        raise WebAssetsError(f"rankcards: {esbuild} not found; run `npm ci` in the project root")
+    args = [str(WEB_DIR / "cm_entry.js"), "--bundle", "--format=esm", "--minify"]
+    args += ["--log-level=error", f"--outfile={output}"]
+    # NODE_PATH lets esbuild resolve the packages even when rankcards is not installed editable.
+    env = {"NODE_PATH": str(node_modules)}
+    _execute([str(esbuild), *args], "bundle CodeMirror with esbuild", env)
+
+
+def package_archive() -> tuple[str, bytes]:
+    """Zip the rankcards package (pure-Python files only); name it by version and content hash."""
+    from rankcards import __version__
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(PACKAGE_DIR.rglob("*")):
+            if path.suffix not in _PACKAGE_SUFFIXES or "__pycache__" in path.parts:
+                continue
+            name = f"rankcards/{path.relative_to(PACKAGE_DIR).as_posix()}"
+            archive.writestr(zipfile.ZipInfo(name, _ZIP_DATE), path.read_bytes())
+    data = buffer.getvalue()
+    digest = hashlib.sha256(data).hexdigest()[:10]
+    return f"rankcards-{__version__}-{digest}.zip", data

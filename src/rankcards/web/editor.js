@@ -1,0 +1,212 @@
+// Runnable, editable code examples: turns each build-time rendered `[data-rc-example]` block
+// (templates/partials/example.html.jinja: the source in a <pre><code>, its build-time output in
+// the output <pre>) into a CodeMirror editor with Run / Stop / Reset / Copy.
+//
+// Why enhance instead of render: without JavaScript (or while Pyodide loads, or when it fails)
+// the page already shows the code and the exact output the build captured with the same runner;
+// the editor only adds the ability to change and re-run it. Output is written with text nodes,
+// never as HTML. Keys: Ctrl/Cmd+Enter runs; Esc then Tab leaves the editor (CodeMirror's
+// tab-focus escape); the buttons' names follow the page language (<html lang="es">).
+import {
+  EditorState,
+  EditorView,
+  HighlightStyle,
+  Prec,
+  bracketMatching,
+  defaultKeymap,
+  drawSelection,
+  highlightActiveLine,
+  history,
+  historyKeymap,
+  indentOnInput,
+  indentWithTab,
+  keymap,
+  lineNumbers,
+  python,
+  syntaxHighlighting,
+  tags,
+} from "./codemirror.js";
+import { runtime } from "./runtime.js";
+import { watchStatus } from "./status.js";
+
+const TEXT = {
+  en: {
+    run: "Run",
+    stop: "Stop",
+    reset: "Reset",
+    copy: "Copy",
+    copied: "Copied",
+    editor: "Python code, editable. Ctrl+Enter runs it; Escape then Tab leaves the editor.",
+    output: "Output",
+    stopped: "Stopped.",
+    timeout: (s) => `Stopped: the run exceeded the ${s} s time limit.`,
+    crashed: "The Python runtime crashed (out of memory?); it has been restarted.",
+  },
+  es: {
+    run: "Ejecutar",
+    stop: "Detener",
+    reset: "Restablecer",
+    copy: "Copiar",
+    copied: "Copiado",
+    editor: "Código Python editable. Ctrl+Enter lo ejecuta; Escape y luego Tab sale del editor.",
+    output: "Salida",
+    stopped: "Detenido.",
+    timeout: (s) => `Detenido: la ejecución superó el límite de ${s} s.`,
+    crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
+  },
+};
+const TIME_LIMIT_MS = 10_000;
+
+// Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
+const highlight = HighlightStyle.define([
+  { tag: tags.keyword, color: "var(--md-code-hl-keyword-color)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--md-code-hl-string-color)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--md-code-hl-number-color)" },
+  { tag: tags.comment, color: "var(--md-code-hl-comment-color)", fontStyle: "italic" },
+  {
+    tag: [tags.function(tags.variableName), tags.function(tags.propertyName)],
+    color: "var(--md-code-hl-function-color)",
+  },
+  { tag: [tags.operator, tags.punctuation], color: "var(--md-code-hl-punctuation-color)" },
+  { tag: [tags.className, tags.definition(tags.variableName)], color: "var(--md-code-hl-name-color)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { color: "var(--md-code-fg-color)", backgroundColor: "var(--md-code-bg-color)" },
+  ".cm-content": { caretColor: "var(--md-code-fg-color)", fontFamily: "var(--md-code-font-family)" },
+  ".cm-gutters": {
+    backgroundColor: "var(--md-code-bg-color)",
+    color: "var(--md-default-fg-color--light)",
+    border: "none",
+  },
+  ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
+  "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
+});
+
+function language() {
+  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  return TEXT[lang] ? lang : "en";
+}
+
+function button(name, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = `rc-example__button md-button rc-example__button--${name}`;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function enhance(block) {
+  if (block.dataset.rcEnhanced) return;
+  block.dataset.rcEnhanced = "true";
+  const text = TEXT[block.dataset.lang in TEXT ? block.dataset.lang : language()];
+  const sourceBlock = block.querySelector("[data-rc-source]");
+  const output = block.querySelector("[data-rc-output]");
+  const original = sourceBlock.textContent;
+
+  const run = () => {
+    execute();
+    return true;
+  };
+  const view = new EditorView({
+    parent: block.querySelector("[data-rc-editor]"),
+    state: EditorState.create({
+      doc: original,
+      extensions: [
+        lineNumbers(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        highlightActiveLine(),
+        python(),
+        syntaxHighlighting(highlight),
+        theme,
+        Prec.highest(keymap.of([{ key: "Mod-Enter", run }])),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+        EditorView.contentAttributes.of({ "aria-label": text.editor }),
+      ],
+    }),
+  });
+  sourceBlock.hidden = true;
+
+  const toolbar = block.querySelector("[data-rc-toolbar]");
+  const runButton = button("run", () => execute());
+  const stopButton = button("stop", () => runtime.stop());
+  const resetButton = button("reset", () => {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: original } });
+  });
+  const copyButton = button("copy", async () => {
+    await navigator.clipboard?.writeText(view.state.doc.toString());
+    copyButton.textContent = text.copied;
+    setTimeout(() => (copyButton.textContent = text.copy), 1500);
+  });
+  for (const [element, name] of [
+    [runButton, text.run],
+    [stopButton, text.stop],
+    [resetButton, text.reset],
+    [copyButton, text.copy],
+  ]) {
+    element.textContent = name;
+    toolbar.append(element);
+  }
+  stopButton.disabled = true;
+  toolbar.hidden = false;
+  watchStatus(block.querySelector("[data-rc-status]"), language());
+
+  const write = (chunk, stream) => {
+    const span = document.createElement("span");
+    span.className = `rc-example__${stream}`;
+    span.textContent = chunk;
+    output.append(span);
+  };
+
+  async function execute() {
+    if (runButton.disabled) return;
+    runButton.disabled = true;
+    stopButton.disabled = false;
+    block.dataset.rcRunning = "true";
+    try {
+      await runtime.ensure();
+    } catch {
+      runButton.disabled = false;
+      stopButton.disabled = true;
+      delete block.dataset.rcRunning;
+      return; // the status line shows the error and its Retry button
+    }
+    output.textContent = "";
+    block.dataset.rcLive = "true";
+    const result = await runtime.run(view.state.doc.toString(), {
+      onStdout: (chunk) => write(chunk, "stdout"),
+      onStderr: (chunk) => write(chunk, "stderr"),
+      timeout: TIME_LIMIT_MS,
+    });
+    if (result.reason === "stopped") write(`${text.stopped}\n`, "notice");
+    if (result.reason === "timeout") write(`${text.timeout(TIME_LIMIT_MS / 1000)}\n`, "notice");
+    if (result.reason === "crashed") write(`${text.crashed}\n`, "notice");
+    runButton.disabled = false;
+    stopButton.disabled = true;
+    delete block.dataset.rcRunning;
+  }
+
+  // Boot the runtime when an example comes into view, so the first Run does not wait for it.
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        observer.disconnect();
+        runtime.ensure().catch(() => {});
+      }
+    },
+    { rootMargin: "200px" },
+  );
+  observer.observe(block);
+}
+
+function scan() {
+  for (const block of document.querySelectorAll("[data-rc-example]")) enhance(block);
+}
+
+// Material's instant navigation swaps the page without reloading this module: rescan on each
+// page it announces through `document$`; the runtime (and its worker) stays as it is.
+scan();
+window.document$?.subscribe(() => scan());

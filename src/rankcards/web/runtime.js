@@ -1,0 +1,223 @@
+// The page's Python runtime: one Pyodide Web Worker per tab, booted lazily, shared by every
+// example and demo, surviving Material's instant navigation (an ES module is evaluated once per
+// document, so this singleton lives as long as the tab does).
+//
+//   import { runtime } from "./runtime.js";
+//
+//   runtime.state        "idle" | "loading" | "ready" | "error" (mirrored on <html data-runtime>)
+//   runtime.version      rankcards.__version__ as read inside Pyodide (null until ready)
+//   runtime.progress     {phase, loaded, total, message} of the current boot (bytes, MB shown)
+//   runtime.ensure()     -> Promise<void>: boot once (retries after an error); resolves when ready
+//   runtime.run(source, {onStdout, onStderr, timeout})
+//                        -> Promise<{ok, output, error, reason}>: runs a code example with
+//                        rankcards.runner (the build's capture rule, so an unedited example prints
+//                        its build-time output); `reason` is "stopped" | "timeout" | "crashed" |
+//                        null. Never rejects for the code's own errors: they are data.
+//   runtime.call("module:function", args) -> Promise<any>: calls a Python function in the worker;
+//                        `args` is JSON: an object is passed as keyword arguments, an array as
+//                        positional ones; the JSON-serialisable result is returned. Rejects with
+//                        an Error whose .pythonType / .traceback describe a Python exception.
+//   runtime.stop()       ends the current run now: interrupts Python when the page is
+//                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
+//   runtime.busy         true while a run or call is in the worker
+//
+// Events: `window` receives `rankcards:runtime` CustomEvents whose detail is
+// {state, progress, version, error}, on every state or progress change.
+//
+// Why a worker and a message protocol: Python never blocks the page, and a runaway loop can be
+// ended by terminating the worker. Requests carry {id, type, ...}; replies {id, ok, ...} with
+// errors as data (see worker.js).
+import config from "./config.js";
+
+const EVENT = "rankcards:runtime";
+const DEFAULT_TIMEOUT_MS = 10_000;
+const INTERRUPT_GRACE_MS = 400;
+
+class Runtime {
+  state = "idle";
+  version = null;
+  error = null;
+  progress = { phase: "idle", loaded: 0, total: 0, message: "" };
+  #worker = null;
+  #boot = null;
+  #nextId = 1;
+  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
+  #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
+
+  get busy() {
+    return this.#pending.size > 0;
+  }
+
+  ensure() {
+    if (this.state === "ready") return Promise.resolve();
+    if (this.#boot && this.state === "loading") return this.#boot;
+    this.#boot = this.#start();
+    return this.#boot;
+  }
+
+  async run(source, { onStdout, onStderr, timeout = DEFAULT_TIMEOUT_MS } = {}) {
+    await this.ensure();
+    const reply = this.#request(
+      { type: "run", source },
+      { onStdout, onStderr, kind: "run", timeout },
+    );
+    return reply;
+  }
+
+  async call(target, args) {
+    await this.ensure();
+    const reply = await this.#request(
+      { type: "call", target, args: JSON.stringify(args ?? null) },
+      { kind: "call" },
+    );
+    if (!reply.ok) {
+      const error = new Error(reply.error.message);
+      error.pythonType = reply.error.type;
+      error.traceback = reply.error.traceback;
+      throw error;
+    }
+    return JSON.parse(reply.result);
+  }
+
+  stop() {
+    this.#end("stopped");
+  }
+
+  // --- internals -------------------------------------------------------------------------
+
+  #setState(state, extra = {}) {
+    Object.assign(this, extra);
+    this.state = state;
+    document.documentElement.dataset.runtime = state;
+    this.#emit();
+  }
+
+  #emit() {
+    const detail = {
+      state: this.state,
+      progress: { ...this.progress },
+      version: this.version,
+      error: this.error,
+    };
+    window.dispatchEvent(new CustomEvent(EVENT, { detail }));
+  }
+
+  #start() {
+    this.#setState("loading", {
+      error: null,
+      progress: { phase: "download", loaded: 0, total: config.bytes, message: "" },
+    });
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.#worker = worker;
+    if (globalThis.crossOriginIsolated) {
+      this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
+    }
+    return new Promise((resolve, reject) => {
+      const fail = (message) => {
+        if (this.#worker !== worker) return;
+        worker.terminate();
+        this.#worker = null;
+        this.#setState("error", { error: message });
+        this.#failPending("crashed", message);
+        reject(new Error(message));
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        fail(this.state === "loading" ? `Python runtime failed to load: ${event.message || "worker error"}` : `Python runtime crashed: ${event.message || "worker error"}`);
+      };
+      worker.onmessage = ({ data }) => {
+        if (data.type === "progress") {
+          this.progress = data.progress;
+          this.#emit();
+        } else if (data.type === "booted") {
+          if (data.ok) {
+            document.documentElement.dataset.runtimeVersion = data.version;
+            this.#setState("ready", { version: data.version });
+            resolve();
+          } else {
+            fail(data.error);
+          }
+        } else {
+          this.#reply(data);
+        }
+      };
+      worker.postMessage({
+        type: "boot",
+        config: { ...config, base: new URL("./", import.meta.url).href },
+        interrupt: this.#interrupt,
+      });
+    });
+  }
+
+  #request(message, handlers) {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const entry = { resolve, reject, ...handlers, timer: null };
+      if (handlers.timeout) {
+        entry.timer = setTimeout(() => this.#end("timeout"), handlers.timeout);
+      }
+      this.#pending.set(id, entry);
+      if (this.#interrupt) Atomics.store(this.#interrupt, 0, 0);
+      this.#worker.postMessage({ id, ...message });
+    });
+  }
+
+  #reply(data) {
+    const entry = this.#pending.get(data.id);
+    if (!entry) return;
+    if (data.type === "stdout" || data.type === "stderr") {
+      const sink = data.type === "stdout" ? entry.onStdout : entry.onStderr;
+      sink?.(data.text);
+      return;
+    }
+    clearTimeout(entry.timer);
+    this.#pending.delete(data.id);
+    if (entry.kind === "run" && data.interrupted) {
+      entry.resolve({ ...data, ok: false, reason: entry.reason ?? "stopped" });
+    } else {
+      entry.resolve({ ...data, reason: data.restart ? "crashed" : null });
+    }
+    // After a MemoryError (or an error Pyodide cannot recover from) start from a fresh worker.
+    if (data.restart) this.#restart("crashed");
+  }
+
+  // Stop whatever runs: interrupt Python if we can, else (or if it does not yield in time)
+  // terminate the worker, fail the pending requests and boot a fresh worker in the background.
+  #end(reason) {
+    if (!this.#worker || this.#pending.size === 0) return;
+    for (const entry of this.#pending.values()) entry.reason = reason;
+    if (this.#interrupt) {
+      Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
+      const worker = this.#worker;
+      setTimeout(() => {
+        if (this.#worker === worker && this.#pending.size > 0) this.#restart(reason);
+      }, INTERRUPT_GRACE_MS);
+    } else {
+      this.#restart(reason);
+    }
+  }
+
+  #restart(reason) {
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#failPending(reason, null);
+    this.#boot = null;
+    this.state = "idle";
+    this.ensure().catch(() => {}); // the error state and its Retry button report a failure
+  }
+
+  #failPending(reason, message) {
+    for (const entry of this.#pending.values()) {
+      clearTimeout(entry.timer);
+      if (entry.kind === "run") {
+        entry.resolve({ ok: false, output: "", error: message, reason });
+      } else {
+        entry.reject(new Error(message ?? `Python call ${reason}`));
+      }
+    }
+    this.#pending.clear();
+  }
+}
+
+export const runtime = new Runtime();
+document.documentElement.dataset.runtime = runtime.state;
