@@ -42,7 +42,7 @@ def evaluate_texts(
     complete: bool = False,
     level: int = 1,
 ) -> dict[str, Any]:
-    """Evaluate TREC-format texts; ``{"ok": True, "measures", "rows"}`` or ``{"ok": False, "error"}``.
+    """Evaluate TREC texts: ``{"ok": True, "measures", "rows"}`` or ``{"ok": False, "error"}``.
 
     ``measures`` is a list or a whitespace-separated string of names (ir_measures notation);
     ``complete`` and ``level`` are trec_eval's ``-c`` and ``-l``. The first row has qid
