@@ -1,0 +1,69 @@
+"""Cards: the model, the JSON Schema, the YAML loader with positions and the validator.
+
+Public API::
+
+    rendered = build_cards(Path("docs/cards"))   # raises CardError listing every problem
+    cards, problems = load_cards(Path("docs/cards"))  # static checks only (no node, no running)
+
+Each problem prints as ``path:line:column: field: message``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rankcards.cards._katex import KatexUnavailable, find_katex
+from rankcards.cards._load import SCHEMA_LINE, card_files, load_cards
+from rankcards.cards._model import (
+    CATEGORIES,
+    LANGS,
+    Card,
+    CardView,
+    Demo,
+    Example,
+    Reference,
+    RenderedCard,
+)
+from rankcards.cards._problems import CardError, Problem
+from rankcards.cards._render import render_cards
+from rankcards.cards._schema import card_schema, schema_text
+
+__all__ = [
+    "CATEGORIES",
+    "LANGS",
+    "SCHEMA_LINE",
+    "Card",
+    "CardError",
+    "CardView",
+    "Demo",
+    "Example",
+    "KatexUnavailable",
+    "Problem",
+    "Reference",
+    "RenderedCard",
+    "build_cards",
+    "card_files",
+    "card_schema",
+    "find_katex",
+    "load_cards",
+    "schema_text",
+]
+
+
+def build_cards(
+    directory: Path, *, katex_dir: Path | None = None, timeout: float = 10.0
+) -> list[RenderedCard]:
+    """Load, check, render and run every card of ``directory``.
+
+    ``katex_dir`` is the npm ``katex`` package (found above ``directory`` by default);
+    ``timeout`` limits each code example and demo, in seconds. Raises :class:`CardError` with
+    every problem, or :class:`KatexUnavailable` when Node.js or KaTeX is missing.
+    """
+    cards, problems = load_cards(directory)
+    if katex_dir is None:
+        katex_dir = find_katex(directory)
+    rendered, more = render_cards(cards, katex_dir=katex_dir, timeout=timeout)
+    problems += more
+    if problems:
+        raise CardError(sorted(set(problems)))
+    return rendered

@@ -1,0 +1,121 @@
+"""Read a directory of cards and run the checks that need no rendering or running.
+
+Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name, and
+unfilled ``TODO`` placeholders (left by `rankcards new`). Across files: duplicate slugs and
+related slugs with no card. Every problem is collected; nothing stops at the first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rankcards.cards._model import Card
+from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._schema import schema_problems
+from rankcards.cards._yaml import Marks, parse_card_file
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../schema/card.schema.json"
+_TODO = re.compile(r"\bTODO\b")
+
+
+def _strings(value: Any, path: FieldPath = ()) -> Iterator[tuple[FieldPath, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            yield from _strings(child, (*path, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _strings(child, (*path, index))
+
+
+def _file_problems(path: Path, data: dict[str, Any], marks: Marks) -> list[Problem]:
+    problems = []
+    with path.open(encoding="utf-8") as handle:
+        first = handle.readline().rstrip("\n")
+    if not first.startswith("# yaml-language-server: $schema="):
+        problems.append(
+            Problem(path, 1, 1, "(card)", f"the first line must be `{SCHEMA_LINE}` (autocomplete)")
+        )
+    slug = data.get("slug")
+    if isinstance(slug, str) and slug != path.stem:
+        line, column = marks.of_value(("slug",))
+        problems.append(
+            Problem(path, line, column, "slug", f"'{slug}' must equal the file name '{path.stem}'")
+        )
+    for field_path, text in _strings(data):
+        if _TODO.search(text):
+            line, column = marks.of_value(field_path)
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    column,
+                    format_field(field_path),
+                    "unfilled placeholder: replace the TODO text with the real content",
+                )
+            )
+    return problems
+
+
+def _cross_problems(cards: list[Card]) -> list[Problem]:
+    problems = []
+    first_file: dict[str, Path] = {}
+    for card in cards:
+        if card.slug in first_file:
+            line, column = card.marks.of_value(("slug",))
+            problems.append(
+                Problem(
+                    card.path,
+                    line,
+                    column,
+                    "slug",
+                    f"duplicate slug '{card.slug}', already used by {first_file[card.slug]}",
+                )
+            )
+        else:
+            first_file[card.slug] = card.path
+    for card in cards:
+        for index, slug in enumerate(card.related):
+            message = None
+            if slug == card.slug:
+                message = "a card cannot be related to itself"
+            elif slug not in first_file:
+                message = f"no card with slug '{slug}' (add docs/cards/{slug}.yml or remove it)"
+            if message:
+                line, column = card.marks.of_value(("related", index))
+                problems.append(Problem(card.path, line, column, f"related[{index}]", message))
+    return problems
+
+
+def card_files(directory: Path) -> list[Path]:
+    """The card files of ``directory``: ``*.yml`` and ``*.yaml``, sorted by name."""
+    return sorted([*directory.glob("*.yml"), *directory.glob("*.yaml")])
+
+
+def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
+    """Parse and statically check every card in ``directory``.
+
+    Returns the cards that passed the schema (so later checks can still run on them) and every
+    problem found; the cards are usable only when the problem list is empty.
+    """
+    cards: list[Card] = []
+    problems: list[Problem] = []
+    files = card_files(directory)
+    if not files:
+        problems.append(Problem(directory, 1, 1, "(cards)", "no card files (*.yml) found"))
+    for path in files:
+        parsed = parse_card_file(path)
+        problems.extend(parsed.problems)
+        if parsed.data is None:
+            continue
+        problems.extend(_file_problems(path, parsed.data, parsed.marks))
+        found = schema_problems(path, parsed.data, parsed.marks)
+        problems.extend(found)
+        if not found:
+            cards.append(Card(path, parsed.data, parsed.marks))
+    problems.extend(_cross_problems(cards))
+    return cards, problems

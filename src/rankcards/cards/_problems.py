@@ -1,0 +1,58 @@
+"""Problems found in cards, printed as ``path:line:column: field: message``.
+
+One shape for every kind of error (YAML syntax, schema, cross-card, LaTeX, example, demo) so
+that editors and CI logs can jump to the exact spot, and so the build can refuse to write a site
+while listing *all* problems at once instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+FieldPath = tuple[str | int, ...]
+
+
+def format_field(path: FieldPath) -> str:
+    """Render a field path the way a reader writes it: ``formula.where.es``, ``references[0].url``.
+
+    >>> format_field(("key_points", "en", 2))
+    'key_points.en[2]'
+    >>> format_field(())
+    '(card)'
+    """
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text or "(card)"
+
+
+def display_path(path: Path) -> str:
+    """The path relative to the working directory when it is below it (shorter, clickable)."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One error in one card file, at a 1-based line and column."""
+
+    path: Path
+    line: int
+    column: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{display_path(self.path)}:{self.line}:{self.column}: {self.field}: {self.message}"
+
+
+class CardError(Exception):
+    """Raised when cards are invalid; carries every problem found, sorted by file and line."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(problem) for problem in self.problems))

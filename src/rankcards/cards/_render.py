@@ -1,0 +1,166 @@
+"""Turn loaded cards into rendered cards, checking what only rendering and running can find.
+
+Text fields become safe HTML (:mod:`rankcards.cards._markdown`), every formula of every card goes
+to KaTeX in one batch, every code example and demo runs in one CPython subprocess. A formula that
+does not parse, an example that raises and a demo that fails are problems at their YAML line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from rankcards.cards._execute import run_jobs
+from rankcards.cards._katex import render_math
+from rankcards.cards._markdown import CardMarkdown, MathCollector, substitute_math
+from rankcards.cards._model import LANGS, Card, CardView, Demo, Example, Reference, RenderedCard
+from rankcards.cards._problems import FieldPath, Problem, format_field
+
+_EXAMPLE_LINE = re.compile(r'File "<example>", line (\d+)')
+_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _problem(card: Card, path: FieldPath, message: str, line_offset: int = 0) -> Problem:
+    line, column = card.marks.of_value(path)
+    if line_offset and path in card.marks.block_scalars:
+        line, column = line + line_offset, 1
+    return Problem(card.path, line, column, format_field(path), message)
+
+
+def _parse_field(text: str) -> FieldPath:
+    """``demo.controls[1].bind`` -> ``("demo", "controls", 1, "bind")``."""
+    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
+
+
+def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
+    data = card.data
+    views = {}
+    for lang in LANGS:
+
+        def text(*path: str | int, inline: bool = True) -> Markup:
+            value: Any = data
+            for part in path:
+                value = value[part]
+            return Markup(md.render(value, (card, path), inline=inline))
+
+        formula = data.get("formula")
+        views[lang] = CardView(
+            slug=card.slug,
+            lang=lang,
+            category=card.category,
+            title=card.title(lang),
+            tags=list(data.get("tags", {}).get(lang, [])),
+            summary=text("summary", lang),
+            definition=text("definition", lang, inline=False),
+            key_points=[text("key_points", lang, i) for i in range(len(data["key_points"][lang]))],
+            intuition=text("intuition", lang, inline=False),
+            formula=(
+                Markup(md.collector.token(formula["latex"], True, (card, ("formula", "latex"))))
+                if formula
+                else None
+            ),
+            where=text("formula", "where", lang, inline=False) if formula else None,
+            caption=text("code", "caption", lang),
+            gotchas=[text("gotchas", lang, i) for i in range(len(data["gotchas"][lang]))],
+            references=[Reference(ref["title"], ref["url"]) for ref in data["references"]],
+            related=card.related,
+        )
+    return views
+
+
+def _math(
+    cards: list[Card], views: list[dict[str, CardView]], collector: MathCollector, katex_dir: Path
+) -> list[Problem]:
+    results = render_math([(tex, display) for tex, display, _ in collector.items], katex_dir)
+    problems = [
+        _problem(card, path, f"invalid LaTeX ${tex}$: {result.error}")
+        for (tex, _, (card, path)), result in zip(collector.items, results, strict=True)
+        if result.error is not None
+    ]
+    if not problems:
+        rendered = [result.html or "" for result in results]
+        for per_lang in views:
+            for lang, view in per_lang.items():
+                per_lang[lang] = _substitute(view, rendered)
+    return problems
+
+
+def _substitute(view: CardView, rendered: list[str]) -> CardView:
+    def sub(value: Any) -> Any:
+        if isinstance(value, Markup):
+            return Markup(substitute_math(value, rendered))
+        if isinstance(value, list):
+            return [sub(item) for item in value]
+        return value
+
+    return CardView(**{name: sub(getattr(view, name)) for name in view.__dataclass_fields__})
+
+
+def _example_problem(card: Card, path: FieldPath, answer: dict[str, Any]) -> Problem | None:
+    if "timeout" in answer:
+        return _problem(card, path, f"code example did not finish within {answer['timeout']:g} s")
+    if "crashed" in answer:
+        return _problem(card, path, "code example crashed the Python interpreter")
+    error = answer["error"]
+    if error is None:
+        return None
+    lines = _EXAMPLE_LINE.findall(error)
+    where = f" (example line {lines[-1]})" if lines else ""
+    last = error.strip().splitlines()[-1]
+    return _problem(
+        card, path, f"code example raised {last}{where}", int(lines[-1]) if lines else 0
+    )
+
+
+def render_cards(
+    cards: list[Card], *, katex_dir: Path, timeout: float
+) -> tuple[list[RenderedCard], list[Problem]]:
+    """Render and run every card; the rendered cards are meaningful only with no problems."""
+    collector = MathCollector()
+    md = CardMarkdown(collector)
+    views = [_views(card, md) for card in cards]
+    problems = _math(cards, views, collector, katex_dir)
+
+    jobs: list[dict[str, Any]] = []
+    for card in cards:
+        jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
+        if "demo" in card.data:
+            jobs.append({"kind": "demo", "demo": card.data["demo"]})
+    answers = iter(run_jobs(jobs, timeout=timeout))
+
+    rendered = []
+    for card, per_lang in zip(cards, views, strict=True):
+        examples = {}
+        for lang in LANGS:
+            answer = next(answers)
+            shared = isinstance(card.data["code"]["source"], str)
+            path: FieldPath = ("code", "source") if shared else ("code", "source", lang)
+            problem = _example_problem(card, path, answer)
+            if problem and problem not in problems:
+                problems.append(problem)
+            examples[lang] = Example(
+                card.source(lang), answer.get("output", ""), answer.get("error")
+            )
+        demos = {}
+        if "demo" in card.data:
+            answer = next(answers)
+            for text in answer.get("problems", []):
+                field, _, message = text.partition(": ")
+                problems.append(_problem(card, _parse_field(field), message))
+            if "timeout" in answer or "crashed" in answer:
+                problems.append(_problem(card, ("demo",), "demo did not finish or crashed"))
+            spec = card.data["demo"]
+            demos = {
+                lang: Demo(
+                    spec["compute"],
+                    spec["controls"],
+                    spec["state"],
+                    Markup(answer.get("views", {}).get(lang, "")),
+                )
+                for lang in LANGS
+            }
+        rendered.append(RenderedCard(card, per_lang, examples, demos))
+    return rendered, problems

@@ -1,0 +1,55 @@
+"""Subprocess side of :mod:`rankcards.cards._execute`: runs card code away from the build.
+
+Reads ``{"jobs": [...]}`` as JSON on stdin and answers one JSON line per job, in order, on a
+private copy of stdout (the real stdout is pointed at stderr, so card code writing to file
+descriptor 1 cannot corrupt the protocol). Jobs:
+
+* ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null}``, captured by
+  :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses too);
+* ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
+  :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from typing import Any
+
+from rankcards.runner import run_example
+
+_LANGS = ("es", "en")
+
+
+def _example(source: str) -> dict[str, Any]:
+    result = run_example(source)
+    return {"output": result.output, "error": result.error}
+
+
+def _demo(demo: dict[str, Any]) -> dict[str, Any]:
+    from rankcards import viz
+
+    problems = viz.validate(demo)
+    if problems:
+        return {"problems": problems, "views": {}}
+    try:
+        return {"problems": [], "views": {lang: viz.render(demo, lang) for lang in _LANGS}}
+    except viz.DemoError as error:
+        return {"problems": [str(error)], "views": {}}
+
+
+def main() -> None:
+    jobs = json.loads(sys.stdin.read())["jobs"]
+    sys.stdin = io.StringIO()
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    for job in jobs:
+        answer = _example(job["source"]) if job["kind"] == "example" else _demo(job["demo"])
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main()

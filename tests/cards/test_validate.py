@@ -1,0 +1,146 @@
+"""Each kind of card error is reported once, at its exact file, line, column and field."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rankcards.cards import CardError, build_cards, card_schema, load_cards
+from rankcards.commands import check, new, schema
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _dir_with(tmp_path: Path, *bad: str) -> Path:
+    for path in (FIXTURES / "ok").glob("*.yml"):
+        shutil.copy(path, tmp_path / path.name)
+    for name in bad:
+        shutil.copy(FIXTURES / "bad" / f"{name}.yml", tmp_path / f"{name}.yml")
+    return tmp_path
+
+
+# fixture -> (line, column, field, message fragment)
+CASES = {
+    "yaml-syntax": (26, 8, "(yaml)", "flow sequence (started at line 25): expected ',' or ']'"),
+    "unknown-field": (7, 1, "colour", "unknown field 'colour' (expected one of: category,"),
+    "missing-field": (2, 1, "(card)", "missing field 'intuition'"),
+    "wrong-type": (39, 10, "related", 'expected a list, got string "beta"'),
+    "missing-language": (11, 3, "summary", "missing language 'en'"),
+    "bad-category": (6, 11, "category", '"rankings" is not one of: ground-truth,'),
+    "duplicate-key": (25, 3, "intuition.es", "duplicate key"),
+    "slug-mismatch": (2, 7, "slug", "'another-name' must equal the file name 'slug-mismatch'"),
+    "unknown-related": (39, 17, "related[1]", "no card with slug 'gamma'"),
+    "bad-latex": (27, 10, "formula.latex", "invalid LaTeX $\\frac{1}{\\mathrm{rank}$: KaTeX"),
+    "bad-inline-latex": (30, 9, "formula.where.en", "invalid LaTeX $\\mathrm{rank$: KaTeX parse"),
+    "code-raises": (35, 1, "code.source", "raised ZeroDivisionError: division by zero (example"),
+    "code-timeout": (32, 11, "code.source", "did not finish within 1 s"),
+    "bad-demo": (40, 12, "demo.compute", "cannot import 'rankcards.viz.nope'"),
+    "todo-left": (25, 7, "intuition.en", "unfilled placeholder"),
+    "no-schema-line": (1, 1, "(card)", "the first line must be `# yaml-language-server:"),
+    "unsafe-url": (47, 10, "references[0].url", "not valid: an http:// or https:// address"),
+}
+
+
+def test_the_fixture_set_is_valid(tmp_path: Path) -> None:
+    rendered = build_cards(_dir_with(tmp_path), timeout=5)
+    alpha = next(card for card in rendered if card.card.slug == "alpha")
+    assert alpha.examples["en"].output == "sum 6\n2.0\n"
+    assert alpha.examples["en"].error is None
+    assert 'class="katex-display"' in alpha.views["en"].formula
+    assert "<math" in alpha.views["es"].summary  # inline math rendered as MathML + HTML
+    beta = next(card for card in rendered if card.card.slug == "beta")
+    assert beta.examples["es"].source.startswith("# hola")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_error_kind_is_reported_at_its_line(tmp_path: Path, name: str) -> None:
+    directory = _dir_with(tmp_path, name)
+    with pytest.raises(CardError) as caught:
+        build_cards(directory, timeout=1)
+    line, column, field, fragment = CASES[name]
+    [problem] = caught.value.problems
+    assert (problem.path.name, problem.line, problem.column, problem.field) == (
+        f"{name}.yml",
+        line,
+        column,
+        field,
+    )
+    assert fragment in problem.message
+    assert str(problem).endswith(f"{name}.yml:{line}:{column}: {field}: {problem.message}")
+
+
+def test_duplicate_slug_names_the_first_file(tmp_path: Path) -> None:
+    directory = _dir_with(tmp_path)
+    text = (directory / "beta.yml").read_text().replace("related: [alpha]", "related: []")
+    (directory / "zeta.yml").write_text(text)
+    _, problems = load_cards(directory)
+    messages = [str(problem) for problem in problems]
+    assert any(
+        m.endswith(
+            f"zeta.yml:2:7: slug: duplicate slug 'beta', already used by {directory}/beta.yml"
+        )
+        for m in messages
+    ), messages
+
+
+def test_all_problems_are_reported_together(tmp_path: Path) -> None:
+    directory = _dir_with(tmp_path, "wrong-type", "bad-latex", "todo-left")
+    with pytest.raises(CardError) as caught:
+        build_cards(directory, timeout=5)
+    assert [p.path.name for p in caught.value.problems] == [
+        "bad-latex.yml",
+        "todo-left.yml",
+        "wrong-type.yml",
+    ]
+
+
+def _run(module: object, *argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)  # type: ignore[attr-defined]
+    return int(module.run(parser.parse_args(argv)))  # type: ignore[attr-defined]
+
+
+def test_check_command_prints_problems_and_exits_1(tmp_path: Path, capsys) -> None:
+    directory = _dir_with(tmp_path, "missing-language")
+    assert _run(check, str(directory)) == 1
+    out, err = capsys.readouterr()
+    assert out.strip().endswith(
+        "missing-language.yml:11:3: summary: "
+        "missing language 'en' (every text needs both es and en)"
+    )
+    assert "1 problem in 1 file (of 3)" in err
+    assert "Traceback" not in out + err
+
+
+def test_check_command_ok_and_missing_directory(tmp_path: Path, capsys) -> None:
+    assert _run(check, str(_dir_with(tmp_path))) == 0
+    assert "2 cards OK" in capsys.readouterr().err
+    assert _run(check, str(tmp_path / "nope")) == 2
+    assert "nope: not a directory" in capsys.readouterr().err
+
+
+def test_new_scaffold_fails_check_until_written(tmp_path: Path, capsys) -> None:
+    assert _run(new, "average-precision", "--category", "rank-aware", "--dir", str(tmp_path)) == 0
+    path = tmp_path / "average-precision.yml"
+    cards, problems = load_cards(tmp_path)
+    assert cards, "the scaffold itself is schema-valid: only its placeholders fail"
+    assert {p.message for p in problems} == {
+        "unfilled placeholder: replace the TODO text with the real content"
+    }
+    assert {p.field for p in problems} >= {"title.en", "code.source", "references[0].url"}
+    assert _run(new, "average-precision", "--category", "rank-aware", "--dir", str(tmp_path)) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert _run(new, "Bad_Slug", "--category", "rank-aware", "--dir", str(tmp_path)) == 2
+    assert path.read_text().startswith("# yaml-language-server: $schema=")
+
+
+def test_schema_command_prints_the_published_schema(capsys) -> None:
+    assert _run(schema) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == card_schema()
+    site_copy = Path(__file__).parents[2] / "docs" / "schema" / "card.schema.json"
+    assert json.loads(site_copy.read_text()) == printed
