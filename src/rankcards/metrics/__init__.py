@@ -1,0 +1,60 @@
+"""rankcards.metrics: trec_eval-exact retrieval measures in pure standard-library Python.
+
+The same code runs the test suite, the ``rankcards eval`` command and, through Pyodide, the
+site's visualizers and code examples. Two faces over one implementation:
+
+- collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules);
+- teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
+  over plain ordered lists, computed by the very measure functions ``evaluate`` uses.
+
+Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``); see
+:func:`measure_names`. Results are keyed by canonical names: aliases resolve
+(``HitRate@10`` -> ``Success@10``) and default parameters are left out.
+"""
+
+from ._errors import MeasureError, TrecFormatError
+from ._evaluate import Evaluation, evaluate
+from ._measure import Measure, MeasureSpec
+from ._parse import measure_names, parse_measure
+from ._readers import Qrels, Run, read_qrels, read_run
+from ._teaching import (
+    average_precision,
+    hit_at_k,
+    hit_rate_at_k,
+    mean_average_precision,
+    mean_ndcg_at_k,
+    mean_precision_at_k,
+    mean_recall_at_k,
+    mean_reciprocal_rank,
+    ndcg_at_k,
+    precision_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
+
+__all__ = [
+    "Evaluation",
+    "Measure",
+    "MeasureError",
+    "MeasureSpec",
+    "Qrels",
+    "Run",
+    "TrecFormatError",
+    "average_precision",
+    "evaluate",
+    "hit_at_k",
+    "hit_rate_at_k",
+    "mean_average_precision",
+    "mean_ndcg_at_k",
+    "mean_precision_at_k",
+    "mean_recall_at_k",
+    "mean_reciprocal_rank",
+    "measure_names",
+    "ndcg_at_k",
+    "parse_measure",
+    "precision_at_k",
+    "read_qrels",
+    "read_run",
+    "recall_at_k",
+    "reciprocal_rank",
+]

@@ -1,0 +1,223 @@
+"""Collection-level evaluation with trec_eval's rules, and its trec/json renderings.
+
+Per query: rank the run (score descending, ties by docno descending), cut at ``depth``, look
+up labels once, then run every measure on that one prepared :class:`Query`. Queries in the run
+but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both;
+with ``complete`` (trec_eval ``-c``) every qrels query is evaluated, those missing from the run
+as an empty ranking, so they score 0 but still count their relevant documents.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from math import isfinite
+from operator import itemgetter
+
+from ._measure import MeasureSpec
+from ._parse import parse_measure
+from ._query import NONPOOL, UNJUDGED, Query, level_counts
+from ._readers import Qrels, Run
+
+_SCORE = itemgetter(1)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Result of :func:`evaluate`, keyed by canonical measure names (see ``parse_measure``).
+
+    ``per_query[qid][name]`` holds each evaluated query's values (qids in trec_eval's
+    order); ``aggregate[name]`` the mean (sums for the counters, the count for ``num_q``,
+    which has no per-query value).
+    """
+
+    measures: tuple[MeasureSpec, ...]
+    per_query: dict[str, dict[str, float]]
+    aggregate: dict[str, float]
+
+    def to_trec(self, per_query: bool = False) -> str:
+        """trec_eval's text format: ``measure<TAB>qid<TAB>value``, 4 decimals, ``all`` last."""
+        lines = []
+        if per_query:
+            for qid, values in self.per_query.items():
+                lines.extend(self._lines(qid, values))
+        lines.extend(self._lines("all", self.aggregate))
+        return "".join(line + "\n" for line in lines)
+
+    def to_json(self) -> str:
+        """``{"per_query": {qid: {measure: value}}, "aggregate": {...}}`` at full precision."""
+        counters = {spec.name for spec in self.measures if spec.measure.is_counter}
+
+        def shaped(values: dict[str, float]) -> dict[str, float | int]:
+            return {k: int(v) if k in counters else v for k, v in values.items()}
+
+        document = {
+            "per_query": {qid: shaped(values) for qid, values in self.per_query.items()},
+            "aggregate": shaped(self.aggregate),
+        }
+        return json.dumps(document, indent=2)
+
+    def _lines(self, qid: str, values: dict[str, float]) -> list[str]:
+        out = []
+        for spec in self.measures:
+            name = spec.name
+            if name not in values:
+                continue
+            value = values[name]
+            text = str(int(value)) if spec.measure.is_counter else f"{value:6.4f}"
+            out.append(f"{name:<22}\t{qid}\t{text}")
+        return out
+
+
+QrelsLike = Qrels | Mapping[str, Mapping[str, int]]
+RunLike = Run | Mapping[str, Mapping[str, float]]
+
+
+def evaluate(
+    qrels: QrelsLike,
+    run: RunLike,
+    measures: Iterable[str | MeasureSpec],
+    complete: bool = False,
+    depth: int | None = None,
+    rel_level: int = 1,
+) -> Evaluation:
+    """Evaluate a run against qrels with trec_eval's semantics.
+
+    The mean of measure ``m`` over the evaluated queries ``Q`` is
+    ``sum(m(q) for q in Q) / |Q|``, where ``Q`` is the queries of both the run and the qrels,
+    or all qrels queries when ``complete`` (missing ones then score 0).
+
+    Args:
+        qrels: from :func:`read_qrels`, or a mapping ``qid -> {docno: int label}``.
+        run: from :func:`read_run`, or a mapping ``qid -> {docno: score}``.
+        measures: names such as ``"nDCG@10"`` or parsed specs; repeats are dropped.
+        complete: average over all qrels queries (trec_eval ``-c``).
+        depth: keep only the top ``depth`` documents of each ranking (trec_eval ``-M``).
+        rel_level: minimum label that counts as relevant (trec_eval ``-l``), unless a
+            measure sets its own ``rel``.
+
+    Returns:
+        Evaluation: ``per_query`` and ``aggregate`` values keyed by canonical names
+        (``HitRate@10`` is reported as ``Success@10``).
+
+    Raises:
+        MeasureError: a measure name is invalid.
+        ValueError: ``depth`` < 1, ``rel_level`` < 0, a non-finite score, or no query in
+            common (without ``complete``).
+
+    Reference:
+        trec_eval v10.0 (``trec_eval.c``, ``form_res_rels.c``); see each measure's module.
+
+    Example:
+        >>> qrels = {"q1": {"a": 1, "b": 0, "c": 2}, "q2": {"x": 1}}
+        >>> run = {"q1": {"a": 0.2, "b": 0.9, "c": 0.5}, "q3": {"x": 1.0}}
+        >>> result = evaluate(qrels, run, ["RR", "P@2"])
+        >>> result.per_query["q1"]  # ranking b, c, a: first relevant c at rank 2
+        {'RR': 0.5, 'P@2': 0.5}
+        >>> evaluate(qrels, run, ["RR"], complete=True).aggregate  # (0.5 + 0) / 2 queries
+        {'RR': 0.25}
+    """
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth}")
+    if rel_level < 0:
+        raise ValueError(f"relevance level must be an integer >= 0, got {rel_level}")
+    specs = _specs(measures)
+    judged = qrels if isinstance(qrels, Qrels) else _qrels_from_mapping(qrels)
+    ranked = run if isinstance(run, Run) else _run_from_mapping(run)
+    if complete:
+        qids = sorted(judged)
+    else:
+        qids = sorted(qid for qid in ranked if qid in judged)
+        if not qids:
+            raise ValueError("no query appears in both the run and the qrels")
+    per_query: dict[str, dict[str, float]] = {}
+    args = [spec.args(rel_level) for spec in specs]
+    empty: tuple[list[str], array[float]] = ([], array("d"))
+    for qid in qids:
+        docs = ranked.docs(qid) if qid in ranked else empty
+        query = prepare(judged[qid], *docs, depth=depth)
+        per_query[qid] = {
+            spec.name: spec.measure.compute(query, arg)
+            for spec, arg in zip(specs, args, strict=True)
+            if spec.measure.aggregate != "count"
+        }
+    return Evaluation(specs, per_query, _aggregate(specs, per_query))
+
+
+def prepare(
+    judged: Mapping[str, int], docnos: list[str], scores: Iterable[float], depth: int | None
+) -> Query:
+    """Rank one query's documents trec_eval's way and attach their labels.
+
+    Sorts by score descending, ties by docno descending (trec_eval compares docnos with
+    ``strcmp``; Python's code-point order equals UTF-8 byte order), then cuts at ``depth``.
+    """
+    by_docno = sorted(zip(docnos, scores, strict=True), reverse=True)
+    by_docno.sort(key=_SCORE, reverse=True)  # stable: equal scores keep docno-descending order
+    if depth is not None:
+        del by_docno[depth:]
+    values = list(judged.values())
+    lookup = judged
+    if values and min(values) < 0:
+        lookup = {docno: label if label >= 0 else UNJUDGED for docno, label in judged.items()}
+    get = lookup.get
+    labels = [get(docno, NONPOOL) for docno, _ in by_docno]
+    return Query(labels, level_counts(values))
+
+
+def _specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:
+    """Parse names, keep the first of repeated canonical names, preserve the given order."""
+    if isinstance(measures, str):
+        measures = [measures]
+    unique: dict[str, MeasureSpec] = {}
+    for item in measures:
+        spec = parse_measure(item) if isinstance(item, str) else item
+        unique.setdefault(spec.name, spec)
+    return tuple(unique.values())
+
+
+def _aggregate(
+    specs: tuple[MeasureSpec, ...], per_query: dict[str, dict[str, float]]
+) -> dict[str, float]:
+    """Mean per measure over the evaluated queries; sums for counters; num_q is the count."""
+    count = len(per_query)
+    aggregate: dict[str, float] = {}
+    for spec in specs:
+        name = spec.name
+        if spec.measure.aggregate == "count":
+            aggregate[name] = float(count)
+            continue
+        total = 0.0
+        for values in per_query.values():
+            total += values[name]
+        aggregate[name] = total if spec.measure.aggregate == "sum" or not count else total / count
+    return aggregate
+
+
+def _qrels_from_mapping(qrels: Mapping[str, Mapping[str, int]]) -> Qrels:
+    """Accept pytrec_eval-style dicts; labels must be integers."""
+    data: dict[str, dict[str, int]] = {}
+    for qid, judged in qrels.items():
+        for docno, label in judged.items():
+            if isinstance(label, bool) or not isinstance(label, int):
+                raise ValueError(
+                    f"qrels[{qid!r}][{docno!r}]: relevance must be an integer, got {label!r}"
+                )
+        data[qid] = dict(judged)
+    return Qrels(data)
+
+
+def _run_from_mapping(run: Mapping[str, Mapping[str, float]]) -> Run:
+    """Accept pytrec_eval-style dicts; scores must be finite numbers."""
+    data: dict[str, tuple[list[str], array[float]]] = {}
+    for qid, scored in run.items():
+        scores = array("d")
+        for docno, score in scored.items():
+            value = float(score)
+            if not isfinite(value):
+                raise ValueError(f"run[{qid!r}][{docno!r}]: score must be finite, got {score!r}")
+            scores.append(value)
+        data[qid] = (list(scored), scores)
+    return Run(data)

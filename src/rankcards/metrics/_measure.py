@@ -1,0 +1,130 @@
+"""What a measure declares (name, parameters, help, citation, trec_eval name) and a parsed use.
+
+A :class:`Measure` is the descriptor of one measure module; a :class:`MeasureSpec` is one
+concrete use of it such as ``P(rel=2)@5``, with a canonical name that is the key of every
+result the module returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from ._query import Args, Query
+
+Cutoff = Literal["none", "optional", "required"]
+Aggregate = Literal["mean", "sum", "count"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named parameter such as ``rel`` or ``p``: its type, default and allowed range."""
+
+    name: str
+    kind: type[int] | type[float]
+    default: int | float | None
+    minimum: float
+    maximum: float | None
+    expected: str
+    #: shown in the canonical name even at its default (RBP's ``p`` differs across tools)
+    always_shown: bool = False
+    #: exclusive bounds, e.g. RBP's 0 < p < 1
+    exclusive: bool = False
+
+    def accepts(self, value: float) -> bool:
+        """Whether ``value`` lies in the allowed range."""
+        if self.exclusive:
+            return value > self.minimum and (self.maximum is None or value < self.maximum)
+        return value >= self.minimum and (self.maximum is None or value <= self.maximum)
+
+
+#: ``rel``: the minimum label counted as relevant; None means the evaluation's level.
+REL = Param("rel", int, None, 0, None, "an integer >= 0")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Descriptor of one measure: the registry, parser, CLI and docs all read it."""
+
+    name: str
+    compute: Callable[[Query, Args], float]
+    summary: str
+    citation: str
+    cutoff: Cutoff = "none"
+    params: tuple[Param, ...] = ()
+    aliases: tuple[str, ...] = ()
+    #: trec_eval measure name without cutoff (e.g. ``map``), if trec_eval has one
+    trec_eval: str | None = None
+    #: trec_eval prefix for the cutoff form, printed as ``<prefix>_<k>`` (e.g. ``map_cut``)
+    trec_eval_cut: str | None = None
+    #: parameter values trec_eval uses for its name (RBP: p=0.9)
+    trec_eval_params: tuple[tuple[str, float], ...] = ()
+    #: how per-query values combine: mean over queries, sum (counters), or count of queries
+    aggregate: Aggregate = "mean"
+
+    @property
+    def is_counter(self) -> bool:
+        """Counters print as integers and have no mean."""
+        return self.aggregate != "mean"
+
+    def form(self) -> str:
+        """The expected written form, e.g. ``P[(rel=N)]@k``, for help and error messages."""
+        text = self.name
+        if self.params:
+            inner = ",".join(f"{p.name}=" + ("N" if p.kind is int else "X") for p in self.params)
+            text += f"[({inner})]"
+        if self.cutoff == "required":
+            text += "@k"
+        elif self.cutoff == "optional":
+            text += "[@k]"
+        return text
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """One parsed measure use: the measure, its cutoff and explicit parameters."""
+
+    measure: Measure
+    k: int | None
+    params: tuple[tuple[str, int | float], ...]
+
+    @property
+    def name(self) -> str:
+        """Canonical name: ``Name(param=value,...)@k`` with defaults left out."""
+        shown = dict(self.params)
+        parts = []
+        for param in self.measure.params:
+            value = shown.get(param.name, param.default)
+            if value is None or (value == param.default and not param.always_shown):
+                continue
+            parts.append(f"{param.name}={_format_value(value)}")
+        text = self.measure.name
+        if parts:
+            text += "(" + ",".join(parts) + ")"
+        if self.k is not None:
+            text += f"@{self.k}"
+        return text
+
+    def args(self, rel_level: int) -> Args:
+        """Resolve the parameters against the evaluation's relevance level."""
+        values = dict(self.params)
+        rel = values.get("rel")
+        p = values.get("p")
+        if p is None:
+            p = next((q.default for q in self.measure.params if q.name == "p"), None)
+        return Args(
+            k=self.k,
+            rel=rel_level if rel is None else int(rel),
+            p=0.0 if p is None else float(p),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _format_value(value: int | float) -> str:
+    """Shortest faithful text of a parameter value (``0.8`` not ``0.80000``)."""
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)

@@ -1,0 +1,25 @@
+"""P@k: precision at cutoff k (trec_eval ``P``), dividing by k even when fewer were retrieved."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from ._measure import REL, Measure
+from ._query import Args, Query
+
+
+def compute(query: Query, args: Args) -> float:
+    """Relevant documents in the top k, divided by k."""
+    k = args.cutoff()
+    return bisect_left(query.positions(args.rel), k) / k
+
+
+MEASURE = Measure(
+    name="P",
+    compute=compute,
+    summary="Precision at k: relevant documents in the top k divided by k (trec_eval P).",
+    citation="Manning, Raghavan & Schutze, Introduction to Information Retrieval, ch. 8, 2008.",
+    cutoff="required",
+    params=(REL,),
+    trec_eval_cut="P",
+)

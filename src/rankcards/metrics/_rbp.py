@@ -1,0 +1,38 @@
+"""RBP(p=X): rank-biased precision with persistence p (trec_eval ``rbp``).
+
+Like trec_eval, gains are the judged labels, scaled to [0, 1] by the query's highest level
+when that level exceeds 1. trec_eval's default p is 0.9 (its ``rbp``); ours follows
+ir_measures (0.8), so the canonical name always shows p.
+"""
+
+from __future__ import annotations
+
+from ._measure import Measure, Param
+from ._query import Args, Query
+
+_P = Param("p", float, 0.8, 0.0, 1.0, "a number with 0 < p < 1", always_shown=True, exclusive=True)
+
+
+def compute(query: Query, args: Args) -> float:
+    """(1 - p) * sum over ranks i (from 0) of gain_i * p**i."""
+    top = len(query.levels) - 1
+    scale = float(top) if top > 1 else 1.0
+    labels = query.labels
+    p = args.p
+    total = 0.0
+    for index in query.positions(1):
+        total += (labels[index] / scale) * p**index
+    return (1.0 - p) * total
+
+
+MEASURE = Measure(
+    name="RBP",
+    compute=compute,
+    summary="Rank-biased precision: expected gain per document of a user who goes on to the "
+    "next rank with probability p (trec_eval rbp, whose default p is 0.9).",
+    citation="Moffat & Zobel, Rank-biased precision for measurement of retrieval "
+    "effectiveness, ACM TOIS 27(1), 2008.",
+    params=(_P,),
+    trec_eval="rbp",
+    trec_eval_params=(("p", 0.9),),
+)

@@ -1,0 +1,393 @@
+"""Teaching functions over plain Python lists, for the cards' examples and visualizers.
+
+Each takes a ranking that is already ordered (document ids, rank 1 first) and calls the very
+``compute`` function of the measure module that :func:`evaluate` uses, so both faces give the
+same numbers (the test suite checks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TypeVar
+
+from . import _ap, _ndcg, _p, _recall, _rr, _success
+from ._query import NONPOOL, UNJUDGED, Args, Query, level_counts
+
+Ranking = Sequence[str]
+_J = TypeVar("_J")
+_K = TypeVar("_K")
+
+
+def reciprocal_rank(ranking: Ranking, relevant: Collection[str], k: int | None = None) -> float:
+    """Reciprocal rank: 1 / rank of the first relevant document, 0 if none (within k).
+
+    Formula: ``RR = 1 / min{ r : ranking[r] is relevant }`` (``r <= k`` when ``k`` is given).
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        relevant: the relevant document ids.
+        k: look only at the top ``k`` (``RR@k``); ``None`` looks at the whole ranking.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Kantor & Voorhees, The TREC-5 Confusion Track, Information Retrieval 2(2-3), 2000.
+
+    Example:
+        >>> reciprocal_rank(["d3", "d1", "d2"], {"d1", "d2"})  # first relevant at rank 2
+        0.5
+        >>> reciprocal_rank(["d3", "d1", "d2"], {"d2"}, k=2)  # d2 is at rank 3 > k
+        0.0
+    """
+    return _rr.compute(_binary(ranking, relevant), _args(k, optional=True))
+
+
+def mean_reciprocal_rank(
+    rankings: Sequence[Ranking], relevant_sets: Sequence[Collection[str]], k: int | None = None
+) -> float:
+    """MRR: the mean of :func:`reciprocal_rank` over queries.
+
+    Formula: ``MRR = (1/|Q|) * sum_q 1 / rank_q`` where ``rank_q`` is the first relevant rank.
+
+    Args:
+        rankings: one ranking per query.
+        relevant_sets: the relevant ids of each query, in the same order.
+        k: optional cutoff applied to every query (``RR@k``).
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Voorhees, The TREC-8 Question Answering Track Report, TREC 1999.
+
+    Example:
+        >>> mean_reciprocal_rank([["a", "b"], ["c", "d", "e"]], [{"a"}, {"e"}])
+        0.6666666666666666
+
+        Query 1 finds ``a`` at rank 1 (RR 1), query 2 finds ``e`` at rank 3 (RR 1/3):
+        (1 + 1/3) / 2 = 0.6667.
+    """
+    return _mean(reciprocal_rank, rankings, relevant_sets, k)
+
+
+def hit_at_k(ranking: Ranking, relevant: Collection[str], k: int) -> float:
+    """Hit (Success@k): 1.0 if a relevant document is in the top ``k``, else 0.0.
+
+    Formula: ``hit@k = 1 if |top_k(ranking) & relevant| > 0 else 0``.
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        relevant: the relevant document ids.
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        0.0 or 1.0.
+
+    Reference:
+        Craswell & Hawking, Overview of the TREC-2004 Web Track, TREC 2004.
+
+    Example:
+        >>> hit_at_k(["d3", "d1", "d2"], {"d1"}, k=2)  # d1 at rank 2 <= 2
+        1.0
+        >>> hit_at_k(["d3", "d1", "d2"], {"d1"}, k=1)  # only d3 in the top 1
+        0.0
+    """
+    return _success.compute(_binary(ranking, relevant), _args(k))
+
+
+def hit_rate_at_k(
+    rankings: Sequence[Ranking], relevant_sets: Sequence[Collection[str]], k: int
+) -> float:
+    """HitRate@k: the share of queries with a relevant document in the top ``k``.
+
+    Formula: ``HitRate@k = (1/|Q|) * sum_q hit@k(q)``.
+
+    Args:
+        rankings: one ranking per query.
+        relevant_sets: the relevant ids of each query, in the same order.
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Craswell & Hawking, Overview of the TREC-2004 Web Track, TREC 2004.
+
+    Example:
+        >>> hit_rate_at_k([["a", "b"], ["c", "d", "e"]], [{"a"}, {"e"}], k=2)
+        0.5
+
+        Query 1 hits at rank 1, query 2's only relevant doc is at rank 3: (1 + 0) / 2.
+    """
+    return _mean(hit_at_k, rankings, relevant_sets, k)
+
+
+def precision_at_k(ranking: Ranking, relevant: Collection[str], k: int) -> float:
+    """Precision@k: relevant documents in the top ``k`` divided by ``k``.
+
+    Formula: ``P@k = |top_k(ranking) & relevant| / k`` (still ``/ k`` when fewer are ranked).
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        relevant: the relevant document ids.
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Manning, Raghavan & Schutze, Introduction to Information Retrieval, ch. 8, 2008.
+
+    Example:
+        >>> precision_at_k(["d3", "d1", "d2"], {"d1", "d2"}, k=2)  # 1 relevant / 2
+        0.5
+        >>> precision_at_k(["d1"], {"d1"}, k=4)  # 1 relevant / 4, not / 1
+        0.25
+    """
+    return _p.compute(_binary(ranking, relevant), _args(k))
+
+
+def recall_at_k(ranking: Ranking, relevant: Collection[str], k: int) -> float:
+    """Recall@k: relevant documents in the top ``k`` divided by all relevant documents.
+
+    Formula: ``R@k = |top_k(ranking) & relevant| / |relevant|`` (0 when nothing is relevant).
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        relevant: the relevant document ids (retrieved or not).
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Manning, Raghavan & Schutze, Introduction to Information Retrieval, ch. 8, 2008.
+
+    Example:
+        >>> recall_at_k(["d3", "d1", "d2"], {"d1", "d2", "d9"}, k=2)  # 1 of 3 relevant
+        0.3333333333333333
+    """
+    return _recall.compute(_binary(ranking, relevant), _args(k))
+
+
+def average_precision(ranking: Ranking, relevant: Collection[str]) -> float:
+    """Average precision: mean of P@rank over relevant documents, missing ones counting 0.
+
+    Formula: ``AP = (1/|relevant|) * sum_{r : ranking[r] relevant} P@r``.
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        relevant: the relevant document ids (retrieved or not).
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Harman, Overview of the Second Text REtrieval Conference (TREC-2), 1993.
+
+    Example:
+        >>> average_precision(["d1", "d4", "d2"], {"d1", "d2", "d9"})
+        0.5555555555555555
+
+        Relevant at ranks 1 and 3: P@1 = 1/1, P@3 = 2/3; d9 never retrieved adds 0:
+        (1 + 2/3 + 0) / 3 = 0.5556.
+    """
+    return _ap.compute(_binary(ranking, relevant), _args(None, optional=True))
+
+
+def ndcg_at_k(ranking: Ranking, gains: Mapping[str, int], k: int | None = None) -> float:
+    """nDCG@k with linear gains: DCG of the ranking over DCG of the ideal ordering.
+
+    Formula: ``DCG@k = sum_{r=1..k} gain(ranking[r]) / log2(r + 1)``;
+    ``nDCG@k = DCG@k / IDCG@k``, the ideal ranking sorting all judged documents by gain.
+
+    Args:
+        ranking: document ids, best first; no repeats.
+        gains: graded label (integer >= 0) of each judged document; others gain 0.
+        k: cutoff, an integer >= 1; ``None`` uses the whole ranking (trec_eval ``ndcg``).
+
+    Returns:
+        float in [0, 1]; 0 when no document has a positive gain.
+
+    Reference:
+        Jarvelin & Kekalainen, Cumulated gain-based evaluation of IR techniques,
+        ACM TOIS 20(4), 2002.
+
+    Example:
+        >>> round(ndcg_at_k(["d2", "d1", "d3"], {"d1": 2, "d2": 1}, k=2), 4)
+        0.8597
+
+        DCG = 1/log2(2) + 2/log2(3) = 1 + 1.2619 = 2.2619;
+        ideal d1, d2: 2/log2(2) + 1/log2(3) = 2 + 0.6309 = 2.6309; 2.2619 / 2.6309 = 0.8597.
+    """
+    return _ndcg.compute(_graded(ranking, gains), _args(k, optional=True))
+
+
+def mean_precision_at_k(
+    rankings: Sequence[Ranking], relevant_sets: Sequence[Collection[str]], k: int
+) -> float:
+    """Mean of :func:`precision_at_k` over queries: ``(1/|Q|) * sum_q P@k(q)``.
+
+    Args:
+        rankings: one ranking per query.
+        relevant_sets: the relevant ids of each query, in the same order.
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Manning, Raghavan & Schutze, Introduction to Information Retrieval, ch. 8, 2008.
+
+    Example:
+        >>> mean_precision_at_k([["a", "b"], ["c", "d"]], [{"a", "b"}, {"x"}], k=2)
+        0.5
+
+        Query 1: 2/2 = 1; query 2: 0/2 = 0; mean (1 + 0) / 2.
+    """
+    return _mean(precision_at_k, rankings, relevant_sets, k)
+
+
+def mean_recall_at_k(
+    rankings: Sequence[Ranking], relevant_sets: Sequence[Collection[str]], k: int
+) -> float:
+    """Mean of :func:`recall_at_k` over queries: ``(1/|Q|) * sum_q R@k(q)``.
+
+    Args:
+        rankings: one ranking per query.
+        relevant_sets: the relevant ids of each query, in the same order.
+        k: cutoff, an integer >= 1.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Manning, Raghavan & Schutze, Introduction to Information Retrieval, ch. 8, 2008.
+
+    Example:
+        >>> mean_recall_at_k([["a", "b"], ["c", "d"]], [{"a", "z"}, {"d"}], k=2)
+        0.75
+
+        Query 1: 1 of 2 relevant = 0.5; query 2: 1 of 1 = 1; mean (0.5 + 1) / 2.
+    """
+    return _mean(recall_at_k, rankings, relevant_sets, k)
+
+
+def mean_average_precision(
+    rankings: Sequence[Ranking], relevant_sets: Sequence[Collection[str]]
+) -> float:
+    """MAP: the mean of :func:`average_precision` over queries.
+
+    Formula: ``MAP = (1/|Q|) * sum_q AP(q)``.
+
+    Args:
+        rankings: one ranking per query.
+        relevant_sets: the relevant ids of each query, in the same order.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Harman, Overview of the Second Text REtrieval Conference (TREC-2), 1993.
+
+    Example:
+        >>> mean_average_precision([["a", "b"], ["c", "d"]], [{"b"}, {"c", "d"}])
+        0.75
+
+        Query 1: relevant b at rank 2, AP = (1/2) / 1 = 0.5; query 2: AP = (1 + 1) / 2 = 1;
+        mean (0.5 + 1) / 2.
+    """
+    return _mean(_ap_ignoring_k, rankings, relevant_sets, None)
+
+
+def _ap_ignoring_k(ranking: Ranking, relevant: Collection[str], _k: None) -> float:
+    """average_precision in the shape ``_mean`` calls."""
+    return average_precision(ranking, relevant)
+
+
+def mean_ndcg_at_k(
+    rankings: Sequence[Ranking], gains: Sequence[Mapping[str, int]], k: int | None = None
+) -> float:
+    """Mean of :func:`ndcg_at_k` over queries: ``(1/|Q|) * sum_q nDCG@k(q)``.
+
+    Args:
+        rankings: one ranking per query.
+        gains: the graded labels of each query, in the same order.
+        k: cutoff, an integer >= 1, or ``None`` for the whole ranking.
+
+    Returns:
+        float in [0, 1].
+
+    Reference:
+        Jarvelin & Kekalainen, Cumulated gain-based evaluation of IR techniques,
+        ACM TOIS 20(4), 2002.
+
+    Example:
+        >>> mean_ndcg_at_k([["a", "b"], ["c"]], [{"a": 1}, {"z": 3}], k=2)
+        0.5
+
+        Query 1 puts its only gain first (nDCG 1); query 2 retrieves no gain (0).
+    """
+    return _mean(ndcg_at_k, rankings, gains, k)
+
+
+def _mean(
+    function: Callable[[Ranking, _J, _K], float],
+    rankings: Sequence[Ranking],
+    judgments: Sequence[_J],
+    k: _K,
+) -> float:
+    """Average a per-query teaching function; the two lists must pair up one to one."""
+    if len(rankings) != len(judgments):
+        raise ValueError(
+            f"got {len(rankings)} rankings but {len(judgments)} judgment sets; "
+            "give one per query, in the same order"
+        )
+    if not rankings:
+        raise ValueError("no queries: give at least one ranking")
+    total = 0.0
+    for ranking, judged in zip(rankings, judgments, strict=True):
+        total += function(ranking, judged, k)
+    return total / len(rankings)
+
+
+def _args(k: int | None, optional: bool = False) -> Args:
+    """Validate the cutoff once for every teaching function."""
+    if k is None and optional:
+        return Args(k=None, rel=1, p=0.0)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be an integer >= 1, got {k!r}")
+    return Args(k=k, rel=1, p=0.0)
+
+
+def _checked(ranking: Ranking) -> Ranking:
+    """A ranking lists each document once (as trec_eval requires of a run)."""
+    if isinstance(ranking, str):
+        raise ValueError(f"ranking must be a list of document ids, got the string {ranking!r}")
+    if len(set(ranking)) != len(ranking):
+        seen: set[str] = set()
+        for doc in ranking:
+            if doc in seen:
+                raise ValueError(f"document {doc!r} appears twice in the ranking")
+            seen.add(doc)
+    return ranking
+
+
+def _binary(ranking: Ranking, relevant: Collection[str]) -> Query:
+    """Binary judgments: relevant documents get label 1, the rest are unjudged."""
+    relevant = set(relevant)
+    labels = [1 if doc in relevant else NONPOOL for doc in _checked(ranking)]
+    return Query(labels, [0, len(relevant)])
+
+
+def _graded(ranking: Ranking, gains: Mapping[str, int]) -> Query:
+    """Graded judgments: labels are the integer gains; negative means judged-unjudged."""
+    for doc, gain in gains.items():
+        if isinstance(gain, bool) or not isinstance(gain, int):
+            raise ValueError(f"gain of {doc!r} must be an integer label, got {gain!r}")
+    labels = []
+    for doc in _checked(ranking):
+        label = gains.get(doc)
+        labels.append(NONPOOL if label is None else label if label >= 0 else UNJUDGED)
+    return Query(labels, level_counts(list(gains.values())))
