@@ -130,7 +130,7 @@ export function syncControls(section, state) {
     switch (control.dataset.rcKind) {
       case "slider":
         if (Number(control.value) !== value) control.value = String(value);
-        control.parentElement.querySelector("[data-rc-output]").textContent = String(value);
+        control.parentElement.querySelector("[data-rc-shown]").textContent = String(value);
         break;
       case "toggle":
         control.checked = Boolean(value);

@@ -44,8 +44,8 @@ class Demo {
   constructor(section) {
     this.#section = section;
     this.#view = section.querySelector("[data-rc-view]");
-    this.#status = section.querySelector("[data-rc-status]");
-    this.#error = section.querySelector("[data-rc-error]");
+    this.#status = section.querySelector("[data-rc-demo-status]");
+    this.#error = section.querySelector("[data-rc-demo-error]");
     this.#compute = section.dataset.compute;
     this.#lang = section.dataset.lang === "es" ? "es" : "en";
     this.#text = TEXT[this.#lang];
@@ -56,7 +56,7 @@ class Demo {
       const action = target && this.#view.contains(target) ? actionFrom(target) : null;
       if (action) this.dispatch(action, null);
     });
-    section.querySelector("[data-rc-retry]").addEventListener("click", () => {
+    section.querySelector("[data-rc-demo-retry]").addEventListener("click", () => {
       this.#dirty = true;
       this.#pump();
     });
@@ -99,7 +99,7 @@ class Demo {
       );
     } catch (error) {
       this.#setState("error");
-      this.#error.querySelector("[data-rc-error-text]").textContent = `${this.#text.failed} ${error.message}`;
+      this.#error.querySelector("[data-rc-demo-error-text]").textContent = `${this.#text.failed} ${error.message}`;
       this.#error.hidden = false;
       this.#status.textContent = "";
     } finally {
