@@ -1,0 +1,106 @@
+"""The evaluate page's worker entry point: trec_eval's reference numbers, errors as data."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from rankcards.metrics import MeasureError, parse_measure
+from rankcards.viz._evaluate import evaluate_texts
+
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval"
+
+# trec_eval output names -> our measure names (those we support are compared)
+TREC_NAMES = {
+    "num_q": "num_q",
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
+    "map": "AP",
+    "recip_rank": "RR",
+    "Rprec": "Rprec",
+    "bpref": "bpref",
+    **{f"P_{k}": f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
+}
+
+
+def _supported(name: str) -> bool:
+    try:
+        parse_measure(name)
+    except MeasureError:
+        return False
+    return True
+
+
+def reference_expectations() -> dict[str, str]:
+    """Our measure name -> trec_eval's printed aggregate from out.test."""
+    expected = {}
+    for line in (REFERENCE / "out.test").read_text(encoding="utf-8").splitlines():
+        trec_name, qid, value = line.split()
+        ours = TREC_NAMES.get(trec_name)
+        if qid == "all" and ours and _supported(ours):
+            expected[ours] = value
+    return expected
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"trec_eval reference data absent: {REFERENCE}")
+def test_reference_files_give_the_values_of_out_test() -> None:
+    expected = reference_expectations()
+    assert {"AP", "RR", "P@5", "num_q"} <= set(expected)
+    result = evaluate_texts(
+        (REFERENCE / "qrels.test").read_text(encoding="utf-8"),
+        (REFERENCE / "results.test").read_text(encoding="utf-8"),
+        measures=list(expected),
+    )
+    assert result["ok"], result
+    aggregate = dict(zip(result["measures"], result["rows"][0]["values"], strict=True))
+    shown = {
+        name: str(value) if isinstance(value, int) else f"{value:.4f}"
+        for name, value in aggregate.items()
+    }
+    assert shown == expected
+    assert [row["qid"] for row in result["rows"]] == ["all", "301", "302", "303"]
+
+
+def test_per_query_rows_complete_and_level() -> None:
+    qrels = "q1 0 a 2\nq1 0 b 1\nq2 0 x 1\n"
+    run = "q1 Q0 b 1 0.9 t\nq1 Q0 a 2 0.5 t\n"
+    result = evaluate_texts(qrels, run, measures="RR num_q", level=2)
+    assert result == {
+        "ok": True,
+        "measures": ["RR", "num_q"],
+        "rows": [{"qid": "all", "values": [0.5, 1]}, {"qid": "q1", "values": [0.5, None]}],
+    }
+    complete = evaluate_texts(qrels, run, measures=["RR"], complete=True)
+    assert complete["rows"] == [
+        {"qid": "all", "values": [0.5]},
+        {"qid": "q1", "values": [1.0]},
+        {"qid": "q2", "values": [0.0]},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "measures", "error"),
+    [
+        ("q1 0 a x\n", "q1 Q0 a 1 1 t\n", "RR", "my.qrels:1: "),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\n", "RR", "my.run:2: "),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\n", "RR@x", "RR@x"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\n", "  ", "measures: give at least one measure name"),
+        ("q1 0 a 1\n", "q9 Q0 a 1 1 t\n", "RR", "no query appears in both"),
+    ],
+)
+def test_errors_come_back_as_one_line_of_data(
+    qrels: str, run: str, measures: str, error: str
+) -> None:
+    result = evaluate_texts(qrels, run, "my.qrels", "my.run", measures)
+    assert result["ok"] is False
+    assert error in result["error"]
+    assert "\n" not in result["error"]
+
+
+def test_gzip_magic_is_the_page_s_job_text_only_here() -> None:
+    # The page inflates .gz before calling; compressed bytes decoded as text are a format error.
+    garbage = gzip.compress(b"q1 0 a 1\n").decode("latin-1")
+    assert evaluate_texts(garbage, "q1 Q0 a 1 1 t\n")["ok"] is False
