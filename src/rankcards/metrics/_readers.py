@@ -12,12 +12,14 @@ shared between lines, so a large run costs less memory than the equivalent dict 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from math import isfinite
+from typing import BinaryIO, cast
 
 from ._errors import TrecFormatError
 
@@ -115,7 +117,7 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
                     )
                 judged[docno] = int(rel)
     except (UnicodeDecodeError, OSError, EOFError) as error:
-        raise _unreadable(label, number + 1, error) from None
+        raise _unreadable(source, label, number + 1, error) from None
     if not data:
         raise TrecFormatError(label, None, "empty qrels: no judgment lines")
     return Qrels(data, label)
@@ -194,7 +196,7 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
                 docnos.append(docno)
                 scores.append(score)
     except (UnicodeDecodeError, OSError, EOFError) as error:
-        raise _unreadable(label, number + 1, error) from None
+        raise _unreadable(source, label, number + 1, error) from None
     if not data:
         raise TrecFormatError(label, None, "empty run: no result lines")
     return Run(data, label)
@@ -211,27 +213,45 @@ def _name(source: PathOrLines, name: str | None) -> str:
 
 @contextmanager
 def _lines(source: PathOrLines, label: str) -> Iterator[Iterable[str]]:
-    """Open a path (gzip by magic bytes) or pass lines through; file errors name the path."""
+    """Open a path as UTF-8 text (gunzipped when needed) or pass lines through."""
     if not isinstance(source, (str, os.PathLike)):
         yield source
         return
     try:
-        with open(source, "rb") as probe:
-            gzipped = probe.read(2) == b"\x1f\x8b"
+        raw = _open_bytes(source)
     except OSError as error:
         raise TrecFormatError(label, None, error.strerror or str(error)) from None
+    with io.TextIOWrapper(raw, encoding="utf-8") as text:
+        yield text
+
+
+def _open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a file for reading bytes; gzip is recognised by its magic bytes, not its name."""
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
     if gzipped:
         import gzip
 
-        with gzip.open(source, "rt", encoding="utf-8") as compressed:
-            yield compressed
-    else:
-        with open(source, encoding="utf-8") as plain:
-            yield plain
+        return cast(BinaryIO, gzip.open(path, "rb"))
+    return open(path, "rb")
 
 
-def _unreadable(label: str, line: int, error: Exception) -> TrecFormatError:
-    """A decoding or I/O failure while reading, located at the line being read."""
+def _unreadable(source: PathOrLines, label: str, line: int, error: Exception) -> TrecFormatError:
+    """A decoding or I/O failure while reading, located at the offending line."""
     if isinstance(error, UnicodeDecodeError):
+        if isinstance(source, (str, os.PathLike)):
+            # text files decode in blocks, so the failing block's line count is not exact
+            line = _first_undecodable_line(source) or line
         return TrecFormatError(label, line, f"not UTF-8 text ({error.reason})")
     return TrecFormatError(label, line, f"cannot read: {error}")
+
+
+def _first_undecodable_line(path: str | os.PathLike[str]) -> int | None:
+    """Re-read a file as bytes (error path only) to find the first line that is not UTF-8."""
+    with _open_bytes(path) as handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number
+    return None

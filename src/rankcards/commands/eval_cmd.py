@@ -1,0 +1,109 @@
+"""`rankcards eval QRELS RUN`: evaluate a TREC run like trec_eval, with ir_measures names.
+
+Exit status: 0 success, 1 data error (unreadable or malformed file, no query in common),
+2 usage error (unknown measure, bad option). Errors are one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "evaluate a TREC run against qrels (trec_eval semantics, ir_measures names)"
+
+#: Measures printed when no -m is given.
+DEFAULT_MEASURES = ("RR", "P@5", "P@10", "R@100", "AP", "Rprec", "nDCG@10", "Success@10")
+
+_PROG = "rankcards eval"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare trec_eval-like options: -m, -q, -c, -M, -l, --format."""
+    parser.add_argument("qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed)")
+    parser.add_argument("run", help="run file: 'qid Q0 docno rank score tag' lines (.gz allowed)")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        metavar="MEASURE",
+        help="measure to compute, repeatable, e.g. -m RR@10 -m 'P(rel=2)@5' -m 'RBP(p=0.8)' "
+        f"(default: {' '.join(DEFAULT_MEASURES)})",
+    )
+    parser.add_argument(
+        "-q", "--per-query", action="store_true", help="also print one value per query"
+    )
+    parser.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="average over all qrels queries; queries missing from the run score 0",
+    )
+    parser.add_argument(
+        "-M",
+        "--depth",
+        type=int,
+        metavar="DEPTH",
+        help="evaluate only the top DEPTH documents of each ranking",
+    )
+    parser.add_argument(
+        "-l",
+        "--level",
+        type=int,
+        default=1,
+        metavar="LEVEL",
+        help="minimum relevance label counted as relevant (default 1)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("trec", "json"),
+        default="trec",
+        help="trec: 'measure<TAB>qid<TAB>value' lines, 4 decimals (default); json: full precision",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Parse the measures, read both files, evaluate and print; map errors to exit codes."""
+    from rankcards.metrics import (
+        MeasureError,
+        TrecFormatError,
+        evaluate,
+        parse_measure,
+        read_qrels,
+        read_run,
+    )
+
+    try:
+        specs = [parse_measure(name) for name in args.measure or DEFAULT_MEASURES]
+    except MeasureError as error:
+        return _fail(str(error), 2)
+    if args.depth is not None and args.depth < 1:
+        return _fail(f"-M/--depth must be an integer >= 1, got {args.depth}", 2)
+    if args.level < 0:
+        return _fail(f"-l/--level must be an integer >= 0, got {args.level}", 2)
+    try:
+        qrels = read_qrels(args.qrels)
+        ranking = read_run(args.run)
+    except TrecFormatError as error:
+        return _fail(str(error), 1)
+    try:
+        result = evaluate(
+            qrels,
+            ranking,
+            specs,
+            complete=args.complete,
+            depth=args.depth,
+            rel_level=args.level,
+        )
+    except ValueError as error:
+        return _fail(f"{args.run}: {error}", 1)
+    if args.format == "json":
+        sys.stdout.write(result.to_json() + "\n")
+    else:
+        sys.stdout.write(result.to_trec(per_query=args.per_query))
+    return 0
+
+
+def _fail(message: str, status: int) -> int:
+    """Print a one-line error, program name first, and return the exit status."""
+    print(f"{_PROG}: {message}", file=sys.stderr)
+    return status

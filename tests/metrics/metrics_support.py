@@ -1,0 +1,55 @@
+"""Helpers shared by the metrics tests, free of pytest so they also run inside Pyodide."""
+
+from __future__ import annotations
+
+import os
+import unittest
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rankcards.metrics import evaluate
+
+
+@contextmanager
+def raises(kind: type[BaseException], message: str | None = None) -> Iterator[None]:
+    """Assert that the block raises ``kind`` and, if given, that ``str(error) == message``."""
+    try:
+        yield
+    except kind as error:
+        if message is not None:
+            assert str(error) == message, f"{str(error)!r} != {message!r}"
+        return
+    raise AssertionError(f"{kind.__name__} not raised")
+
+
+def one(qrels: dict[str, int], run: dict[str, float], measure: str, **options: object) -> float:
+    """Value of one measure on a single query ``q``."""
+    result = evaluate({"q": qrels}, {"q": run}, [measure], **options)  # type: ignore[arg-type]
+    return result.per_query["q"][next(iter(result.per_query["q"]))]
+
+
+def close(got: float, want: float, tolerance: float = 1e-12) -> bool:
+    """Float equality for hand-computed values."""
+    return abs(got - want) <= tolerance
+
+
+def reference_dir() -> Path:
+    """trec_eval's reference data, or SkipTest naming where it was looked for."""
+    configured = os.environ.get("RANKCARDS_TREC_EVAL_REF")
+    repo = Path(__file__).resolve().parents[2]
+    folder = Path(configured) if configured else repo.parent / "shared" / "reference" / "trec_eval"
+    if not (folder / "out.test").is_file():
+        raise unittest.SkipTest(
+            f"trec_eval reference data not found in {folder} (set RANKCARDS_TREC_EVAL_REF)"
+        )
+    return folder
+
+
+def table(cases: list[tuple[object, ...]], check: Callable[..., None]) -> None:
+    """Run ``check(*case)`` for every row, naming the failing row."""
+    for case in cases:
+        try:
+            check(*case)
+        except AssertionError as error:
+            raise AssertionError(f"case {case!r}: {error}") from None

@@ -1,0 +1,108 @@
+"""TREC readers: accepted syntax, and errors that name the file, the line and the problem."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import tempfile
+
+from metrics_support import raises, table
+
+from rankcards.metrics import TrecFormatError, read_qrels, read_run
+
+
+def test_run_reader_basics() -> None:
+    run = read_run(
+        [
+            "# comment line",
+            "",
+            "q1 Q0 d1 1 0.5 tag",
+            "q1\tQ0\td2\t7\t-1e3\ttag extra words are ignored like trec_eval",
+            "q2 Q0 d#1 1 2 tag",
+            "  # indented comment",
+            "q1 Q0 d3 2 0.5 tag",  # q1 again, after q2
+        ]
+    )
+    assert list(run) == ["q1", "q2"]
+    assert run["q1"] == {"d1": 0.5, "d2": -1000.0, "d3": 0.5}
+    assert run["q2"] == {"d#1": 2.0}
+    docnos, scores = run.docs("q1")
+    assert docnos == ["d1", "d2", "d3"] and list(scores) == [0.5, -1000.0, 0.5]
+
+
+def test_qrels_reader_basics() -> None:
+    qrels = read_qrels(["q1 0 d1 1", "# comment", "q1 0 d2 -1", "q2 Q0 d1 +3", "q1 0 d3 0"])
+    assert dict(qrels) == {"q1": {"d1": 1, "d2": -1, "d3": 0}, "q2": {"d1": 3}}
+
+
+RUN_ERRORS = [
+    (["q1 Q0 d1 1 0.5"], "<lines>:1: expected 6 columns 'qid Q0 docno rank score tag', got 5"),
+    (
+        ["# c", "q1 Q0 d1 1 0.5 t", "q1 Q0 d2 1 abc t"],
+        "<lines>:3: score 'abc' is not a number",
+    ),
+    (["q1 Q0 d1 1 nan t"], "<lines>:1: score 'nan' is not a finite number"),
+    (["q1 Q0 d1 1 -inf t"], "<lines>:1: score '-inf' is not a finite number"),
+    (["q1 Q0 d1 1 1_0 t"], "<lines>:1: score '1_0' is not a finite number"),
+    (
+        ["q1 Q0 d1 1 1 t", "q2 Q0 d1 1 1 t", "q1 Q0 d1 2 0 t"],
+        "<lines>:3: docno 'd1' appears twice for query 'q1'",
+    ),
+    ([], "<lines>: empty run: no result lines"),
+    (["# only a comment", "   "], "<lines>: empty run: no result lines"),
+]
+
+QRELS_ERRORS = [
+    (["q1 0 d1"], "<lines>:1: expected 4 columns 'qid iter docno rel', got 3"),
+    (["q1 0 d1 1 extra"], "<lines>:1: expected 4 columns 'qid iter docno rel', got 5"),
+    (["q1 0 d1 1", "q1 0 d2 1.0"], "<lines>:2: relevance '1.0' is not an integer"),
+    (["q1 0 d1 high"], "<lines>:1: relevance 'high' is not an integer"),
+    (["q1 0 d1 1", "q1 0 d1 0"], "<lines>:2: docno 'd1' appears twice for query 'q1'"),
+    ([], "<lines>: empty qrels: no judgment lines"),
+]
+
+
+def test_run_errors_name_line_and_problem() -> None:
+    def check(lines: list[str], message: str) -> None:
+        with raises(TrecFormatError, message):
+            read_run(lines)
+
+    table(RUN_ERRORS, check)  # type: ignore[arg-type]
+
+
+def test_qrels_errors_name_line_and_problem() -> None:
+    def check(lines: list[str], message: str) -> None:
+        with raises(TrecFormatError, message):
+            read_qrels(lines)
+
+    table(QRELS_ERRORS, check)  # type: ignore[arg-type]
+
+
+def test_error_attributes() -> None:
+    try:
+        read_run(["q Q0 d 1 1 t", "q Q0 d 1 1 t"], name="my.run")
+    except TrecFormatError as error:
+        assert (error.path, error.line) == ("my.run", 2)
+        assert error.message == "docno 'd' appears twice for query 'q'"
+    else:
+        raise AssertionError("no error")
+
+
+def test_files_plain_gzip_and_bad() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        plain = os.path.join(folder, "run.txt")
+        with open(plain, "w", encoding="utf-8") as handle:
+            handle.write("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t")  # no final newline
+        packed = os.path.join(folder, "run.gz")  # gzip found by magic bytes, not the name
+        with gzip.open(packed, "wt", encoding="utf-8") as handle:
+            handle.write("q1 Q0 d1 1 0.5 t\n")
+        bad = os.path.join(folder, "bad.qrels")
+        with open(bad, "wb") as handle:
+            handle.write(b"q1 0 d1 1\nq1 0 d\xff 1\n")
+        assert read_run(plain)["q1"] == {"d1": 0.5, "d2": 0.25}
+        assert read_run(packed)["q1"] == {"d1": 0.5}
+        with raises(TrecFormatError, f"{bad}:2: not UTF-8 text (invalid start byte)"):
+            read_qrels(bad)
+        missing = os.path.join(folder, "missing.run")
+        with raises(TrecFormatError, f"{missing}: No such file or directory"):
+            read_run(missing)
