@@ -1,0 +1,368 @@
+"""End-to-end tests of the Draw / Notes layer (``src/rankcards/web/draw*.js``) in Chromium.
+
+They run against a small real MkDocs Material site (instant navigation and the palette toggle
+on) that loads only the draw modules, so they exercise Material's actual header, content box and
+``document$`` navigation while staying independent of the card pipeline and of Pyodide.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PREFIX = "rankcards.draw.v1:"
+RECT = "r => ({x: r.x, y: r.y, w: r.width, h: r.height})"
+FILLER = "Texto de relleno para que la página tenga altura y se pueda desplazar. " * 6
+
+PAGES = {
+    "es/index.md": "\n\n".join(
+        [
+            "# Página de prueba",
+            "Un párrafo antes del diagrama. " * 8,
+            '<svg id="diagram" viewBox="0 0 300 120" width="600" height="240">'
+            '<rect x="10" y="10" width="280" height="100" fill="#90caf9"/></svg>',
+            '<a id="probe" href="#destino">Enlace de prueba</a>',
+            *[FILLER] * 14,
+            '<h2 id="destino">Destino</h2>',
+            "[Otra página](otra.md)",
+            *[FILLER] * 6,
+        ]
+    ),
+    "es/otra.md": "# Otra página\n\n" + "\n\n".join([FILLER] * 10) + "\n\n[Volver](index.md)\n",
+    "en/index.md": "# Test page\n\n" + "\n\n".join([FILLER] * 4),
+}
+
+
+def _chromium() -> str | None:
+    found = os.environ.get("RANKCARDS_CHROMIUM")
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = found or shutil.which(name)
+    return found
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """Keep the test output free of one line per request."""
+
+
+@pytest.fixture(scope="module")
+def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Build the test site and serve it; yields its base URL."""
+    root = tmp_path_factory.mktemp("draw-site")
+    docs, site = root / "docs", root / "site"
+    (docs / "draw").mkdir(parents=True)
+    (docs / "es").mkdir()
+    (docs / "en").mkdir()
+    for name, text in PAGES.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    for path in WEB.glob("draw*.*"):
+        shutil.copyfile(path, docs / "draw" / path.name)
+    site.mkdir()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    palette = [
+        {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
+        {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
+    ]
+    config = {
+        "site_name": "drawtest",
+        "site_url": url,
+        "docs_dir": str(docs),
+        "theme": {
+            "name": "material",
+            "font": False,  # no Google Fonts request: the tests run offline
+            "features": ["navigation.instant"],
+            "palette": palette,
+        },
+        "extra_css": ["draw/draw.css"],
+        "extra_javascript": [{"path": "draw/draw.js", "type": "module"}],
+    }
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+    build = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")]
+    subprocess.run([*build, "-d", str(site)], check=True, capture_output=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def draw_browser():
+    executable = _chromium()
+    if executable is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no Chromium found (set RANKCARDS_CHROMIUM) and CI=true")
+        pytest.skip("no Chromium found; set RANKCARDS_CHROMIUM to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(draw_browser, draw_site):
+    """A fresh context (empty localStorage) on the Spanish test page; fails on any page error."""
+    context = draw_browser.new_context(
+        viewport={"width": 1200, "height": 800}, accept_downloads=True
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.goto(draw_site + "es/")
+    pg.wait_for_selector(".rc-draw-layer", state="attached")
+    yield pg
+    context.close()
+    assert errors == []
+
+
+def _stored(page) -> dict[str, list]:
+    raw = page.evaluate(f"Object.entries(localStorage).filter(([k]) => k.startsWith('{PREFIX}'))")
+    return {key[len(PREFIX) :]: json.loads(value)["strokes"] for key, value in raw}
+
+
+def _box(page, selector: str) -> dict[str, float]:
+    return page.eval_on_selector(
+        selector,
+        f"e => ({RECT})(e.getBoundingClientRect())",
+    )
+
+
+def _paths(page) -> list[dict[str, float]]:
+    """The drawn strokes' boxes in viewport coordinates."""
+    return page.eval_on_selector_all(
+        ".rc-draw-layer .rc-draw-stroke",
+        f"ps => ps.map(p => ({RECT})(p.getBoundingClientRect()))",
+    )
+
+
+def _stroke(page, points: list[tuple[float, float]]) -> None:
+    page.mouse.move(*points[0])
+    page.mouse.down()
+    for point in points[1:]:
+        page.mouse.move(*point, steps=8)
+    page.mouse.up()
+
+
+def _pixels(page, png: bytes, points: list[tuple[int, int]]) -> list[list[int]]:
+    """RGBA of `png` at `points`, decoded by the browser (no imaging library needed)."""
+    return page.evaluate(
+        """async ([b64, pts]) => {
+            const img = new Image(); img.src = 'data:image/png;base64,' + b64; await img.decode();
+            const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+            const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0);
+            return pts.map(([x, y]) => Array.from(ctx.getImageData(x, y, 1, 1).data));
+        }""",
+        [base64.b64encode(png).decode(), points],
+    )
+
+
+def _on(page) -> None:
+    page.click(".rc-draw-toggle")
+    page.wait_for_selector(".rc-draw-layer--active")
+
+
+def _diagram_stroke(page) -> dict[str, float]:
+    d = _box(page, "#diagram")
+    y = round(d["y"] + 60)
+    _stroke(page, [(d["x"] + 40, y), (d["x"] + 150, y), (d["x"] + 260, y)])
+    return d
+
+
+def test_off_by_default_toggled_by_button_shortcut_and_escape(page, draw_site):
+    toggle = page.locator(".rc-draw-toggle")
+    assert toggle.get_attribute("aria-label") == "Dibujar / Apuntes (Alt+Shift+D)"
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.locator(".rc-draw-panel").is_hidden()
+    assert (
+        page.eval_on_selector(".rc-draw-layer", "e => getComputedStyle(e).pointerEvents") == "none"
+    )
+
+    _on(page)
+    assert toggle.get_attribute("aria-pressed") == "true"
+    bar = page.get_by_role("toolbar", name="Herramientas de dibujo")
+    assert bar.is_visible()
+    assert bar.get_by_role("button", name="Lápiz").get_attribute("aria-pressed") == "true"
+    layer_style = "e => [getComputedStyle(e).pointerEvents, getComputedStyle(e).touchAction]"
+    assert page.eval_on_selector(".rc-draw-layer", layer_style) == ["auto", "none"]
+
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.eval_on_selector(".rc-draw-layer", layer_style) == ["none", "auto"]
+    page.keyboard.press("Alt+Shift+KeyD")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Alt+Shift+KeyD")
+    assert toggle.get_attribute("aria-pressed") == "false"
+
+    page.goto(draw_site + "en/")
+    assert (
+        page.locator(".rc-draw-toggle").get_attribute("aria-label") == "Draw / Notes (Alt+Shift+D)"
+    )
+    _on(page)
+    assert page.get_by_role("toolbar", name="Drawing tools").get_by_role(
+        "button", name="Highlighter"
+    )
+
+
+def test_stroke_is_saved_and_restored_after_reload(page):
+    _on(page)
+    page.get_by_role("button", name="Rojo").click()
+    d = _diagram_stroke(page)
+    strokes = _stored(page)["/es/"]
+    assert len(strokes) == 1
+    assert strokes[0]["tool"] == "pen" and strokes[0]["color"] == "red"
+    assert strokes[0]["tag"] == "svg"  # anchored to the diagram it was drawn on
+    assert 0.06 < strokes[0]["pts"][0] < 0.07 and 0.09 < strokes[0]["pts"][1] < 0.11
+
+    page.reload()
+    page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
+    assert page.locator(".rc-draw-toggle").get_attribute("aria-pressed") == "false"  # off again
+    [box] = _paths(page)
+    d = _box(page, "#diagram")
+    assert abs(box["x"] - (d["x"] + 40)) < 2 and abs(box["x"] + box["w"] - (d["x"] + 260)) < 2
+    y = round(d["y"] + 60)
+    shot = page.screenshot()
+    mid, beside = _pixels(page, shot, [(round(d["x"] + 150), y), (round(d["x"] + 150), y + 20)])
+    assert mid[0] > 180 and mid[1] < 90 and mid[2] < 90  # red ink over the diagram
+    assert beside[:3] == [0x90, 0xCA, 0xF9]  # the diagram's own fill just below
+
+
+def test_stroke_stays_on_its_element_through_scroll_resize_and_palette(page):
+    _on(page)
+    _diagram_stroke(page)
+
+    def offset() -> tuple[float, float]:
+        d, [b] = _box(page, "#diagram"), _paths(page)
+        return (b["x"] - d["x"]) / d["w"], (b["y"] - d["y"]) / d["w"]
+
+    before = offset()
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("window.scrollY >= 300")
+    assert offset() == pytest.approx(before, abs=0.005)
+
+    page.set_viewport_size({"width": 390, "height": 760})
+    page.wait_for_timeout(150)
+    d = _box(page, "#diagram")
+    assert d["w"] < 400  # the diagram shrank and text above it reflowed
+    assert offset() == pytest.approx(before, abs=0.01)
+
+    color = "() => getComputedStyle(document.querySelector('.rc-draw-stroke')).stroke"
+    light = page.evaluate(color)
+    page.evaluate("document.querySelector('[data-md-color-scheme=slate]').click()")
+    page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
+    assert page.evaluate(color) != light
+    assert offset() == pytest.approx(before, abs=0.01)
+
+
+def test_undo_redo_clear_and_eraser(page):
+    _on(page)
+    d = _diagram_stroke(page)
+    _stroke(page, [(d["x"] + 40, d["y"] + 20), (d["x"] + 100, d["y"] + 100)])
+    assert len(_paths(page)) == 2 and len(_stored(page)["/es/"]) == 2
+
+    page.get_by_role("button", name="Deshacer").click()
+    assert len(_paths(page)) == 1 and len(_stored(page)["/es/"]) == 1
+    page.keyboard.press("Control+Shift+KeyZ")
+    assert len(_paths(page)) == 2 and len(_stored(page)["/es/"]) == 2
+    page.keyboard.press("Control+KeyZ")
+    page.get_by_role("button", name="Rehacer").click()
+    assert len(_paths(page)) == 2
+
+    page.get_by_role("button", name="Borrar todo").click()
+    assert _paths(page) == [] and _stored(page) == {}
+    assert (
+        page.locator(".rc-draw-status").text_content() == "Apuntes borrados (Deshacer los recupera)"
+    )
+    page.get_by_role("button", name="Deshacer").click()
+    assert len(_paths(page)) == 2
+
+    page.get_by_role("button", name="Borrador").click()
+    y = round(d["y"] + 60)
+    _stroke(page, [(d["x"] + 200, y - 15), (d["x"] + 200, y + 15)])  # crosses only the first
+    remaining = _stored(page)["/es/"]
+    assert len(_paths(page)) == 1 and len(remaining) == 1
+    assert remaining[0]["pts"][0] < remaining[0]["pts"][2]  # the diagonal one survived
+
+
+def test_layer_off_never_blocks_clicks(page):
+    _on(page)
+    link = _box(page, "#probe")
+    centre = (link["x"] + link["w"] / 2, link["y"] + link["h"] / 2)
+    page.mouse.click(*centre)  # drawing on: the click is a dot, not a navigation
+    assert page.evaluate("location.hash") == ""
+    assert len(_paths(page)) == 1
+    page.keyboard.press("Escape")
+    page.mouse.click(*centre)  # drawing off: the link under the dot works
+    page.wait_for_function("location.hash === '#destino'")
+
+
+def test_instant_navigation_reattaches_per_page(page, draw_site):
+    page.evaluate("window.sameDocument = true")
+    _on(page)
+    _diagram_stroke(page)
+    page.keyboard.press("Escape")
+    page.locator(".md-content a", has_text="Otra página").click()
+    page.wait_for_function("location.pathname === '/es/otra/'")
+    page.wait_for_selector(".rc-draw-layer", state="attached")
+    assert page.evaluate("window.sameDocument") is True  # Material swapped the content in place
+    assert _paths(page) == []
+    assert page.locator(".rc-draw-layer").count() == 1
+    _on(page)
+    box = _box(page, ".md-content h1")
+    _stroke(page, [(box["x"], box["y"] + 10), (box["x"] + 120, box["y"] + 10)])
+    assert sorted(_stored(page)) == ["/es/", "/es/otra/"]
+    page.go_back()
+    page.wait_for_function("location.pathname === '/es/'")
+    page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
+    assert len(_paths(page)) == 1
+    assert page.evaluate("window.sameDocument") is True
+
+
+def test_export_png_downloads_the_annotated_view(page):
+    _on(page)
+    page.get_by_role("button", name="Verde").click()
+    d = _diagram_stroke(page)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Exportar PNG").click()
+    download = info.value
+    assert download.suggested_filename == "rankcards-notes-es.png"
+    png = Path(download.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    content = _box(page, ".md-content")
+    assert width == round(content["w"]) and height == 56 + 40 + 40
+    # The stroke is 40 px below the region's top edge plus the 56 px title band.
+    y = 56 + 40
+    green, diagram = _pixels(
+        page,
+        png,
+        [(round(d["x"] - content["x"] + 150), y), (round(d["x"] - content["x"] + 150), y + 20)],
+    )
+    assert green[1] > 100 and green[0] < 90 and green[2] < 90
+    assert diagram[:3] == [0x90, 0xCA, 0xF9]
+    assert page.locator(".rc-draw-status").text_content() == "PNG exportado"
