@@ -1,0 +1,103 @@
+"""`rankcards eval`: formats, options, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from metrics_support import reference_dir
+
+from rankcards.cli import main
+
+QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 x 1\n"
+RUN = "q1 Q0 b 1 0.9 s\nq1 Q0 c 2 0.7 s\nq1 Q0 a 3 0.5 s\nq3 Q0 x 1 1.0 s\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    qrels = tmp_path / "test.qrels"
+    run = tmp_path / "test.run"
+    qrels.write_text(QRELS, encoding="utf-8")
+    run.write_text(RUN, encoding="utf-8")
+    return str(qrels), str(run)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["eval", *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_default_measures_trec_format(files: tuple[str, str], capsys) -> None:
+    status, out, err = _run(capsys, *files)
+    assert status == 0 and err == ""
+    names = [line.split("\t")[0].strip() for line in out.splitlines()]
+    assert names == ["RR", "P@5", "P@10", "R@100", "AP", "Rprec", "nDCG@10", "Success@10"]
+    assert out.splitlines()[0] == "RR                    \tall\t0.5000"  # c at rank 2
+
+
+def test_per_query_complete_depth_level(files: tuple[str, str], capsys) -> None:
+    status, out, _ = _run(capsys, *files, "-m", "RR", "-m", "num_q", "-q", "-c", "-l", "2")
+    assert status == 0
+    assert out.splitlines() == [
+        "RR                    \tq1\t0.5000",
+        "RR                    \tq2\t0.0000",
+        "RR                    \tall\t0.2500",
+        "num_q                 \tall\t2",
+    ]
+    status, out, _ = _run(capsys, *files, "-m", "num_ret", "-m", "RR", "-M", "1")
+    assert out.splitlines() == [
+        "num_ret               \tall\t1",
+        "RR                    \tall\t0.0000",
+    ]
+
+
+def test_json_format_full_precision(files: tuple[str, str], capsys) -> None:
+    status, out, _ = _run(capsys, *files, "-m", "HitRate@1", "-m", "AP", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    # AP of q1: relevant c@2 and a@3 -> (1/2 + 2/3) / 2
+    assert document == {
+        "per_query": {"q1": {"Success@1": 0.0, "AP": (1 / 2 + 2 / 3) / 2}},
+        "aggregate": {"Success@1": 0.0, "AP": (1 / 2 + 2 / 3) / 2},
+    }
+
+
+def test_unknown_measure_is_usage_error(files: tuple[str, str], capsys) -> None:
+    status, out, err = _run(capsys, *files, "-m", "MRR@10")
+    assert status == 2 and out == ""
+    assert err.startswith("rankcards eval: unknown measure 'MRR@10'; known measures: num_q, ")
+    assert len(err.splitlines()) == 1
+
+
+def test_bad_depth_and_level_are_usage_errors(files: tuple[str, str], capsys) -> None:
+    assert _run(capsys, *files, "-M", "0")[2] == (
+        "rankcards eval: -M/--depth must be an integer >= 1, got 0\n"
+    )
+    assert _run(capsys, *files, "-l", "-1")[0] == 2
+
+
+def test_data_errors_exit_1_with_file_and_line(files: tuple[str, str], tmp_path, capsys) -> None:
+    qrels, _ = files
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 a 1 0.5 s\nq1 Q0 b 2 high s\n", encoding="utf-8")
+    status, out, err = _run(capsys, qrels, str(bad))
+    assert (status, out) == (1, "")
+    assert err == f"rankcards eval: {bad}:2: score 'high' is not a number\n"
+    status, _, err = _run(capsys, qrels, str(tmp_path / "none.run"))
+    assert status == 1 and err.endswith("none.run: No such file or directory\n")
+    other = tmp_path / "other.run"
+    other.write_text("q9 Q0 a 1 0.5 s\n", encoding="utf-8")
+    status, _, err = _run(capsys, qrels, str(other))
+    assert status == 1
+    assert err == f"rankcards eval: {other}: no query appears in both the run and the qrels\n"
+
+
+def test_reference_files_like_trec_eval(capsys) -> None:
+    folder = reference_dir()
+    status, out, _ = _run(
+        capsys, str(folder / "qrels.test"), str(folder / "results.test"), "-m", "AP", "-m", "bpref"
+    )
+    assert status == 0
+    assert out == "AP                    \tall\t0.1785\nbpref                 \tall\t0.1981\n"

@@ -1,0 +1,84 @@
+"""Conformance with trec_eval's own test outputs (../shared/reference/trec_eval).
+
+Every line of each expected output whose measure we implement is reproduced exactly as
+trec_eval prints it (``%6.4f``, integers for counters), per query and for ``all``.
+out.test.meas_params is left out: it sets custom nDCG gains and other parameters that are
+not our measures.
+"""
+
+from __future__ import annotations
+
+from metrics_support import reference_dir
+
+from rankcards.metrics import MeasureSpec, evaluate, read_qrels, read_run
+from rankcards.metrics._parse import spec_for_trec_eval
+
+# expected output, qrels, run, evaluate() options (the trec_eval flags of each file)
+CASES: list[tuple[str, str, str, dict[str, object]]] = [
+    ("out.test", "qrels.test", "results.test", {}),
+    ("out.test", "qrels.test.with-comments", "results.test", {}),
+    ("out.comment.test", "qrels.comment.test", "results.comment.test", {}),
+    ("out.test.a", "qrels.test", "results.test", {}),
+    ("out.test.aq", "qrels.test", "results.test", {}),
+    ("out.test.aqc", "qrels.test", "results.trunc", {"complete": True}),
+    ("out.test.aqcM", "qrels.test", "results.trunc", {"complete": True, "depth": 100}),
+    ("out.test.aql", "qrels.rel_level", "results.test", {"rel_level": 2}),
+]
+
+
+def _check(expected: str, qrels: str, run: str, options: dict[str, object]) -> int:
+    folder = reference_dir()
+    wanted: list[tuple[MeasureSpec, str, str]] = []
+    for line in (folder / expected).read_text(encoding="utf-8").splitlines():
+        name, qid, value = line.split("\t")
+        spec = spec_for_trec_eval(name.strip())
+        if spec is not None:
+            wanted.append((spec, qid, value))
+    specs = list({spec.name: spec for spec, _, _ in wanted}.values())
+    result = evaluate(
+        read_qrels(folder / qrels),
+        read_run(folder / run),
+        specs,
+        **options,  # type: ignore[arg-type]
+    )
+    wrong = []
+    for spec, qid, value in wanted:
+        values = result.aggregate if qid == "all" else result.per_query[qid]
+        got = values[spec.name]
+        text = str(int(got)) if spec.measure.is_counter else f"{got:6.4f}"
+        if text != value:
+            wrong.append(f"{spec.name} {qid}: trec_eval {value}, ours {text}")
+    assert not wrong, f"{expected}: " + "; ".join(wrong)
+    return len(wanted)
+
+
+def test_out_test() -> None:
+    assert _check(*CASES[0]) == 17
+
+
+def test_out_test_with_comment_lines_in_qrels() -> None:
+    assert _check(*CASES[1]) == 17
+
+
+def test_out_comment_test_graded_segment_ids() -> None:
+    assert _check(*CASES[2]) == 17
+
+
+def test_out_test_a() -> None:
+    assert _check(*CASES[3]) == 49
+
+
+def test_out_test_aq_per_query() -> None:
+    assert _check(*CASES[4]) == 193
+
+
+def test_out_test_aqc_complete() -> None:
+    assert _check(*CASES[5]) == 193
+
+
+def test_out_test_aqcm_complete_depth_100() -> None:
+    assert _check(*CASES[6]) == 193
+
+
+def test_out_test_aql_relevance_level_2() -> None:
+    assert _check(*CASES[7]) == 193
