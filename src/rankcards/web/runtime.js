@@ -20,6 +20,7 @@
 //   runtime.stop()       ends the current run now: interrupts Python when the page is
 //                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
 //   runtime.busy         true while a run or call is in the worker
+//   runtime.boots        how many workers this tab started (1 per visit; +1 per Stop/crash restart)
 //
 // Events: `window` receives `rankcards:runtime` CustomEvents whose detail is
 // {state, progress, version, error}, on every state or progress change.
@@ -43,6 +44,7 @@ class Runtime {
   #nextId = 1;
   #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
   #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
+  boots = 0; // workers started in this tab: stays 1 across instant navigation
 
   get busy() {
     return this.#pending.size > 0;
@@ -109,6 +111,7 @@ class Runtime {
     });
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#worker = worker;
+    this.boots += 1;
     if (globalThis.crossOriginIsolated) {
       this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
     }
@@ -152,7 +155,7 @@ class Runtime {
   #request(message, handlers) {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      const entry = { resolve, reject, ...handlers, timer: null };
+      const entry = { resolve, reject, ...handlers, timer: null, output: "" };
       if (handlers.timeout) {
         entry.timer = setTimeout(() => this.#end("timeout"), handlers.timeout);
       }
@@ -167,15 +170,19 @@ class Runtime {
     if (!entry) return;
     if (data.type === "stdout" || data.type === "stderr") {
       const sink = data.type === "stdout" ? entry.onStdout : entry.onStderr;
+      entry.output += data.text;
       sink?.(data.text);
       return;
     }
     clearTimeout(entry.timer);
     this.#pending.delete(data.id);
-    if (entry.kind === "run" && data.interrupted) {
-      entry.resolve({ ...data, ok: false, reason: entry.reason ?? "stopped" });
+    if (entry.kind === "call") {
+      entry.resolve(data);
+    } else if (data.interrupted) {
+      entry.resolve({ ok: false, output: entry.output, error: null, reason: entry.reason ?? "stopped" });
     } else {
-      entry.resolve({ ...data, reason: data.restart ? "crashed" : null });
+      const reason = data.restart ? "crashed" : null;
+      entry.resolve({ ok: data.ok, output: data.output || entry.output, error: data.error, reason });
     }
     // After a MemoryError (or an error Pyodide cannot recover from) start from a fresh worker.
     if (data.restart) this.#restart("crashed");
@@ -210,7 +217,7 @@ class Runtime {
     for (const entry of this.#pending.values()) {
       clearTimeout(entry.timer);
       if (entry.kind === "run") {
-        entry.resolve({ ok: false, output: "", error: message, reason });
+        entry.resolve({ ok: false, output: entry.output, error: message, reason });
       } else {
         entry.reject(new Error(message ?? `Python call ${reason}`));
       }

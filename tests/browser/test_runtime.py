@@ -1,0 +1,181 @@
+"""The Pyodide runtime in real Chromium: boot, version, calls, stop, limits, failures, navigation.
+
+Each test opens a card page of the built site; the runtime module is reached the way the page's
+own scripts reach it (``import("<site>/assets/rankcards/runtime.js")``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+import rankcards
+from rankcards.viz import mrr
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+RUNTIME = "assets/rankcards/runtime.js"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+
+
+def _open(page: Any, base: str, example: Any) -> None:
+    """Open the example's page, expose the runtime as ``window.rt`` and wait until it is ready."""
+    page.goto(base + example.url)
+    page.evaluate(f"import('{base}{RUNTIME}').then(m => {{ window.rt = m.runtime; }})")
+    page.evaluate("rt.ensure()")
+    page.wait_for_function(READY)
+
+
+def _first(examples: list[Any], lang: str = "en") -> Any:
+    return next(e for e in examples if e.lang == lang)
+
+
+def test_runtime_boots_and_shows_the_package_version(page, site_server, examples):
+    _open(page, site_server, _first(examples))
+    assert page.evaluate("document.documentElement.dataset.runtimeVersion") == rankcards.__version__
+    assert page.evaluate("rt.version") == rankcards.__version__
+    status = page.locator("[data-rc-status]").first
+    assert status.inner_text() == f"Python ready · rankcards {rankcards.__version__}"
+    assert status.get_attribute("aria-live") == "polite"
+    assert page.evaluate("rt.boots") == 1
+    assert page.console_errors == []
+
+
+def test_call_returns_json_and_python_errors_come_back_as_data(page, site_server, examples):
+    _open(page, site_server, _first(examples))
+    # An object becomes keyword arguments, an array positional ones; the result is JSON.
+    state = {"k": 2, "queries": [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["b"]}]}
+    html = page.evaluate("(state) => rt.call('rankcards.viz.mrr:view', {state, lang: 'es'})", state)
+    assert html == mrr.view(state, "es")
+    assert page.evaluate("rt.call('rankcards.metrics:reciprocal_rank', [['a', 'b'], ['b']])") == 0.5
+    error = page.evaluate(
+        "rt.call('rankcards.nope:f', {}).catch(e => ({m: e.message, t: e.pythonType}))"
+    )
+    assert error == {"m": "No module named 'rankcards.nope'", "t": "ModuleNotFoundError"}
+    assert page.evaluate("rt.call('os:getcwd', []).catch(e => e.pythonType)") == "ValueError"
+    unserialisable = page.evaluate(
+        "rt.call('rankcards.runner:run_example', ['1']).catch(e => e.pythonType)"
+    )
+    assert unserialisable == "TypeError"
+
+
+def test_run_streams_output_and_trims_tracebacks_to_the_user_code(page, site_server, examples):
+    _open(page, site_server, _first(examples))
+    result = page.evaluate(
+        """async () => {
+            const chunks = [];
+            const result = await rt.run("print('a')\\ndef f():\\n    return 1 / 0\\nf()", {
+                onStdout: (t) => chunks.push(['out', t]), onStderr: (t) => chunks.push(['err', t]),
+            });
+            return {result, chunks};
+        }"""
+    )
+    streams = [stream for stream, _ in result["chunks"]]
+    assert streams == sorted(streams, key=["out", "err"].index)  # "a\n" first, then the error
+    assert "".join(text for stream, text in result["chunks"] if stream == "out") == "a\n"
+    traceback = result["result"]["error"]
+    assert traceback.startswith('Traceback (most recent call last):\n  File "<example>", line 4')
+    assert 'File "<example>", line 3, in f' in traceback
+    assert "runner.py" not in traceback and "_pyodide" not in traceback
+    assert traceback.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert result["result"]["ok"] is False and result["result"]["reason"] is None
+
+
+def test_time_limit_ends_runaway_code_and_the_runtime_recovers(page, site_server, examples):
+    _open(page, site_server, _first(examples))
+    started = time.monotonic()
+    result = page.evaluate("rt.run('print(0)\\nwhile True: pass', {timeout: 1000})")
+    assert time.monotonic() - started < 3
+    assert result == {"ok": False, "output": "0\n", "error": None, "reason": "timeout"}
+    assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
+
+
+def test_memory_error_is_reported_and_the_worker_restarted(page, site_server, examples):
+    _open(page, site_server, _first(examples))
+    result = page.evaluate("rt.run('x = [0] * (2**30 - 1)')")
+    assert result["reason"] == "crashed"
+    assert result["error"].rstrip().splitlines()[-1].startswith("MemoryError")
+    assert page.evaluate("rt.run('print(\"after\")')")["output"] == "after\n"
+    assert page.evaluate("rt.boots") == 2
+
+
+def _stop_loop_in_editor(page: Any) -> float:
+    """Run ``while True: pass`` from the editor, press Stop; return the seconds Stop took."""
+    block = page.locator("[data-rc-example]").first
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("while True: pass\n")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function("document.querySelector('[data-rc-example]').dataset.rcRunning")
+    page.wait_for_timeout(300)
+    # The page stays responsive while Python spins in the worker.
+    started = time.monotonic()
+    assert page.evaluate("1 + 1") == 2
+    assert time.monotonic() - started < 0.5
+    started = time.monotonic()
+    block.get_by_role("button", name="Stop").click()
+    page.wait_for_function("!document.querySelector('[data-rc-example]').dataset.rcRunning")
+    return time.monotonic() - started
+
+
+def _reset_and_run(page: Any, example: Any) -> str:
+    block = page.locator("[data-rc-example]").first
+    block.get_by_role("button", name="Reset").click()
+    block.get_by_role("button", name="Run").click()
+    page.wait_for_function("!document.querySelector('[data-rc-example]').dataset.rcRunning")
+    return block.locator("[data-rc-output]").text_content()
+
+
+def test_stop_terminates_the_worker_within_a_second(page, site_server, examples):
+    example = _first(examples)
+    _open(page, site_server, example)
+    assert page.evaluate("crossOriginIsolated") is False
+    assert _stop_loop_in_editor(page) < 1.0
+    assert page.locator("[data-rc-output]").first.text_content() == "Stopped.\n"
+    assert _reset_and_run(page, example) == example.output
+    assert page.evaluate("rt.boots") == 2  # no SharedArrayBuffer: a fresh worker replaced it
+
+
+def test_stop_interrupts_python_when_cross_origin_isolated(page, isolated_server, examples):
+    example = _first(examples)
+    _open(page, isolated_server, example)
+    assert page.evaluate("crossOriginIsolated") is True
+    assert _stop_loop_in_editor(page) < 1.0
+    assert _reset_and_run(page, example) == example.output
+    assert page.evaluate("rt.boots") == 1  # KeyboardInterrupt: the same worker goes on
+
+
+def test_blocked_runtime_keeps_static_content_and_offers_retry(page, site_server, examples):
+    example = _first(examples)
+    page.route("**/assets/pyodide/**", lambda route: route.abort())
+    page.goto(site_server + example.url)
+    block = page.locator("[data-rc-example]").first
+    block.scroll_into_view_if_needed()
+    page.wait_for_function("document.documentElement.dataset.runtime === 'error'")
+    assert block.locator("[data-rc-output]").text_content() == example.output
+    assert block.locator(".cm-content").inner_text().strip() == example.source.strip()
+    retry = block.get_by_role("button", name="Retry")
+    assert retry.is_visible()
+    page.unroute("**/assets/pyodide/**")
+    retry.click()
+    page.wait_for_function(READY)
+    assert block.locator("[data-rc-status]").inner_text().startswith("Python ready")
+
+
+def test_instant_navigation_keeps_the_booted_runtime(page, site_server, examples):
+    pages = list(dict.fromkeys(e.url for e in examples if e.lang == "en"))
+    if len(pages) < 2:
+        pytest.skip("needs two English card pages")
+    first, second = pages[0], pages[1]
+    _open(page, site_server, next(e for e in examples if e.url == first))
+    page.evaluate("window.rcMarker = 'kept'")
+    page.evaluate(f"document$ && location$.next(new URL('{site_server}{second}'))")
+    page.wait_for_url(site_server + second)
+    page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
+    assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same JS realm
+    assert page.evaluate("rt.boots") == 1
+    assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
+    expected = next(e for e in examples if e.url == second).output
+    assert _reset_and_run(page, next(e for e in examples if e.url == second)) == expected
