@@ -61,6 +61,27 @@ class Demo {
       this.#pump();
     });
     this.#setState("idle");
+    this.#primeWhenReady();
+  }
+
+  // Once the runtime is ready, compute the initial view once in the worker: it imports the
+  // card's module and warms the interpreter's hot paths (WebAssembly tier-up), so the reader's
+  // first real change is as fast as the later ones. The result equals the build-time view.
+  #primeWhenReady() {
+    const prime = () => {
+      this.#dirty = true;
+      this.#pump();
+    };
+    if (runtime.state === "ready") {
+      prime();
+      return;
+    }
+    const onChange = (event) => {
+      if (event.detail.state !== "ready") return;
+      window.removeEventListener("rankcards:runtime", onChange);
+      if (this.#section.isConnected) prime();
+    };
+    window.addEventListener("rankcards:runtime", onChange);
   }
 
   get state() {

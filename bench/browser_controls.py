@@ -1,0 +1,147 @@
+"""Warm control change -> DOM updated, in real Chromium: p50 / p95 / max over N changes.
+
+Target (issue 4): p95 <= 50 ms over 100 changes. A "change" is one user action on the MRR
+card's demo — alternately moving the k slider and toggling a document's relevance — timed
+inside the page from the event that the control dispatches until the recomputed view (Python in
+the Pyodide worker, ``rankcards.viz.mrr:view``) is in the DOM (the demo's ``rankcards:demo``
+event). The runtime is booted, the demo has made its own first compute, and ``--warmup``
+untimed changes are made before timing starts, so this is the warm path only. The machine's
+load matters: run it on an otherwise idle machine.
+
+Run by hand (not a test):
+
+    .venv/bin/python bench/browser_controls.py                 # builds the site with mkdocs
+    .venv/bin/python bench/browser_controls.py --site site     # or reuse a built site
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# Runs in the page: N timed changes, each awaited before the next.
+_MEASURE = """
+async ([count, warmup]) => {
+  const section = document.querySelector("section[data-rc-demo]");
+  const slider = section.querySelector('[data-rc-kind="slider"]');
+  const doc = section.querySelector('[data-rc-list="0"] [data-rc-doc]');
+  const done = () => new Promise((resolve) =>
+    section.addEventListener("rankcards:demo", resolve, { once: true }));
+  const change = (i) => {
+    if (i % 2) { doc.click(); return; }
+    const next = Number(slider.value) + 1;
+    slider.value = String(next > Number(slider.max) ? slider.min : next);
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  for (let i = 0; i < warmup; i++) { const warm = done(); change(i); await warm; }
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const updated = done();
+    const start = performance.now();
+    change(i);
+    await updated;
+    await new Promise(requestAnimationFrame);  // the frame that shows the new view
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+"""
+
+
+def _chromium() -> str:
+    found = os.environ.get("RANKCARDS_CHROMIUM") or next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
+    if not found:
+        sys.exit("browser_controls: no Chromium (set RANKCARDS_CHROMIUM)")
+    return found
+
+
+def _build(target: Path) -> Path:
+    command = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(target)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"browser_controls: mkdocs build failed: {done.stderr.strip().splitlines()[-1:]}")
+    return target
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".js": "text/javascript",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    parser.add_argument("--changes", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=10, help="untimed changes first")
+    parser.add_argument("--page", default="en/mrr/")
+    options = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as scratch:
+        site = options.site or _build(Path(scratch) / "site")
+        handler = functools.partial(_Handler, directory=str(site))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/{options.page}"
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=_chromium(), args=ARGS)
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_function(
+                    "document.documentElement.dataset.runtime === 'ready'", timeout=120_000
+                )
+                page.wait_for_function(  # the demo's own first compute (see demo.js)
+                    "document.querySelector('section[data-rc-demo]').dataset.rcState === 'live'"
+                )
+                times = page.evaluate(_MEASURE, [options.changes, options.warmup])
+                browser.close()
+        finally:
+            server.shutdown()
+    print(f"warm control change -> DOM updated, {len(times)} changes on {options.page}")
+    print(
+        f"  p50 {statistics.median(times):.1f} ms   p95 {_percentile(times, 0.95):.1f} ms"
+        f"   max {max(times):.1f} ms   (target p95 <= 50 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()
