@@ -69,16 +69,19 @@ class IVFIndex:
         data: Sequence[Vector],
         n_lists: int,
         seed: int = 0,
-        train_size: int = 1000,
-        iterations: int = 8,
+        train_size: int = 500,
+        iterations: int = 6,
     ) -> None:
         started = time.perf_counter()
-        self._data = data
         sample = random.Random(seed).sample(range(len(data)), min(train_size, len(data)))
         self.centroids = kmeans([data[i] for i in sample], n_lists, seed, iterations)
         self.lists: list[list[int]] = [[] for _ in range(n_lists)]
+        # Each list keeps its points next to their ids, as IndexIVFFlat stores full vectors.
+        self._points: list[list[Vector]] = [[] for _ in range(n_lists)]
         for index, point in enumerate(data):
-            self.lists[_nearest(point, self.centroids)].append(index)
+            cell = _nearest(point, self.centroids)
+            self.lists[cell].append(index)
+            self._points[cell].append(point)
         self.build_seconds = time.perf_counter() - started
 
     @property
@@ -87,15 +90,18 @@ class IVFIndex:
 
     def candidates(self, query: Vector, nprobe: int) -> list[int]:
         """Indices of the points in the ``nprobe`` lists whose centroids are nearest ``query``."""
-        if not 1 <= nprobe <= self.n_lists:
-            raise ValueError(f"IVFIndex: nprobe must be in 1..{self.n_lists}, got {nprobe}")
-        distances = list(map(math.dist, repeat(query), self.centroids))
-        probed = heapq.nsmallest(nprobe, range(self.n_lists), key=distances.__getitem__)
-        return [index for cell in probed for index in self.lists[cell]]
+        return [index for cell in self._probe(query, nprobe) for index in self.lists[cell]]
 
     def search(self, query: Vector, k: int, nprobe: int) -> list[int]:
         """The ``k`` nearest candidates, nearest first (ties: lower index, as exact search)."""
-        found = self.candidates(query, nprobe)
-        distances = [math.dist(query, self._data[index]) for index in found]
-        best = heapq.nsmallest(k, zip(distances, found, strict=True))
-        return [index for _, index in best]
+        pairs: list[tuple[float, int]] = []
+        for cell in self._probe(query, nprobe):
+            distances = map(math.dist, repeat(query), self._points[cell])
+            pairs.extend(zip(distances, self.lists[cell], strict=True))
+        return [index for _, index in heapq.nsmallest(k, pairs)]
+
+    def _probe(self, query: Vector, nprobe: int) -> list[int]:
+        if not 1 <= nprobe <= self.n_lists:
+            raise ValueError(f"IVFIndex: nprobe must be in 1..{self.n_lists}, got {nprobe}")
+        distances = list(map(math.dist, repeat(query), self.centroids))
+        return heapq.nsmallest(nprobe, range(self.n_lists), key=distances.__getitem__)

@@ -1,0 +1,341 @@
+"""The index-benchmarking visualizer: exact search vs an IVF index, recall@10 against QPS.
+
+The ``index-benchmarking`` card's demo renders this view (see :mod:`rankcards.viz`). It does in
+miniature what ann-benchmarks does: build the index once (timed separately), then for each
+setting of the search knob (``nprobe``) run every held-out query, compare the returned ids with
+the exact neighbours and time the queries. Recall is
+:func:`rankcards.metrics.mean_recall_at_k` with the exact top 10 as the "relevant" set - the
+k-recall@k of ANN papers - so it is deterministic; queries per second are measured in whatever
+Python runs the view (CPython at build time, Pyodide in the page), best of two passes.
+
+Everything expensive is cached at module level, keyed by its parameters: the data, the exact
+answers, the index and one QPS measurement per ``nprobe`` (the current point is re-measured on
+every call, so moving the slider shows live timings).
+
+>>> html = view({"nprobe": 32}, "en")
+>>> 'data-metric="recall" data-value="1.0"' in html
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from typing import Any
+
+from rankcards.demos.ivf import IVFIndex
+from rankcards.demos.vectors import Vectors, exact_knn, ground_truth, synthetic
+from rankcards.metrics import mean_recall_at_k
+from rankcards.viz._html import Html, el, fmt, metric
+
+__all__ = ["K", "N_LISTS", "SWEEP", "recall_at", "view"]  # noqa: RUF022 (reading order)
+
+K = 10
+N_LISTS = 32
+SWEEP = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+
+_BUDGET = 0.03  # seconds: keep a control change fast in Pyodide
+_QPS: dict[int, float] = {}  # nprobe -> last measured queries per second (this process)
+_RECALL: dict[int, float] = {}  # nprobe -> recall@10 (deterministic)
+_W, _H, _PAD = 340, 210, 40  # chart size and left/bottom padding, in SVG user units
+
+_TEXT = {
+    "en": {
+        "now": "nprobe = {p}: lists scanned {p} of {n}",
+        "recall": "Recall@10 vs exact",
+        "qps": "Queries per second",
+        "cand": "Distances per query",
+        "speedup": "Speed-up vs exact",
+        "build": "Index build time (once, reported separately)",
+        "exact": "Exact search (brute force)",
+        "caption": "The nprobe sweep ({q} queries, {n} vectors x {d} dims, best of 2 passes)",
+        "chart": "Recall-QPS curve: recall@10 (x axis) against queries per second (log, y axis)",
+        "up": "↑ better: more queries per second",
+        "right": "recall@10 → better",
+    },
+    "es": {
+        "now": "nprobe = {p}: listas recorridas {p} de {n}",
+        "recall": "Recall@10 frente a la búsqueda exacta",
+        "qps": "Consultas por segundo",
+        "cand": "Distancias por consulta",
+        "speedup": "Aceleración frente a la exacta",
+        "build": "Tiempo de construcción del índice (una vez, se informa aparte)",
+        "exact": "Búsqueda exacta (fuerza bruta)",
+        "caption": "Barrido de nprobe ({q} consultas, {n} vectores x {d} dims, mejor de 2 pasadas)",
+        "chart": "Curva recall-QPS: recall@10 en el eje x, consultas por segundo (log) en el eje y",
+        "up": "↑ mejor: más consultas por segundo",
+        "right": "recall@10 → mejor",
+    },
+}
+
+
+@functools.cache
+def _index(n_lists: int) -> IVFIndex:
+    return IVFIndex(synthetic().data, n_lists=n_lists, seed=0)
+
+
+def _timed(search, queries, passes: int) -> tuple[list[list[int]], float]:
+    """Results and the best wall time of up to ``passes`` runs over all queries (ann-benchmarks
+    keeps the best of several runs); a second pass is skipped once one took over ``_BUDGET``."""
+    best = math.inf
+    results: list[list[int]] = []
+    for _ in range(passes):
+        started = time.perf_counter()
+        results = [search(query) for query in queries]
+        best = min(best, time.perf_counter() - started)
+        if best > _BUDGET:
+            break
+    return results, max(best, 1e-9)
+
+
+def _recall(found: list[list[int]]) -> float:
+    truth = [set(ids) for ids in ground_truth(synthetic(), K)]
+    return mean_recall_at_k(found, truth, K)
+
+
+def recall_at(nprobe: int) -> float:
+    """Mean recall@10 of the IVF index at ``nprobe`` against exact search (deterministic)."""
+    if nprobe not in _RECALL:
+        index = _index(N_LISTS)
+        _RECALL[nprobe] = _recall([index.search(q, K, nprobe) for q in synthetic().queries])
+    return _RECALL[nprobe]
+
+
+@functools.cache
+def _exact_qps() -> float:
+    vectors = synthetic()
+    _, seconds = _timed(lambda q: exact_knn(vectors.data, q, K), vectors.queries, passes=2)
+    return len(vectors.queries) / seconds
+
+
+def _measure(nprobe: int, vectors: Vectors, passes: int) -> float:
+    """Time the queries at ``nprobe``; the same results give the (cached) recall."""
+    index = _index(N_LISTS)
+    found, seconds = _timed(lambda q: index.search(q, K, nprobe), vectors.queries, passes)
+    _RECALL.setdefault(nprobe, _recall(found))
+    _QPS[nprobe] = len(vectors.queries) / seconds
+    return _QPS[nprobe]
+
+
+def _chart(points: list[tuple[int, float, float]], current: int, exact: float, t: dict) -> Html:
+    """SVG recall (x, linear) vs QPS (y, log) like ann-benchmarks' plots; current point ringed."""
+    qps = [q for _, _, q in points] + [exact]
+    low, high = math.log10(min(qps) / 1.5), math.log10(max(qps) * 1.5)
+    x_min = min(0.5, math.floor(min(r for _, r, _ in points) * 10) / 10)
+
+    def xy(recall: float, rate: float) -> tuple[float, float]:
+        x = _PAD + (recall - x_min) / (1 - x_min) * (_W - _PAD - 12)
+        y = (_H - _PAD) - (math.log10(rate) - low) / (high - low) * (_H - _PAD - 10)
+        return round(x, 1), round(y, 1)
+
+    coords = [xy(r, q) for _, r, q in points]
+    parts: list[Html] = [
+        el(
+            "line",
+            {
+                "x1": _PAD,
+                "y1": _H - _PAD,
+                "x2": _W - 8,
+                "y2": _H - _PAD,
+                "stroke": "currentColor",
+                "stroke-opacity": "0.5",
+            },
+        ),
+        el(
+            "line",
+            {
+                "x1": _PAD,
+                "y1": 6,
+                "x2": _PAD,
+                "y2": _H - _PAD,
+                "stroke": "currentColor",
+                "stroke-opacity": "0.5",
+            },
+        ),
+        el(
+            "polyline",
+            {
+                "points": " ".join(f"{x},{y}" for x, y in coords),
+                "fill": "none",
+                "style": "stroke: var(--md-accent-fg-color, #526cfe); stroke-width: 2",
+            },
+        ),
+    ]
+    for tick in (x_min, (x_min + 1) / 2, 1.0):
+        x, _ = xy(tick, 10**low)
+        parts.append(
+            el(
+                "text",
+                {
+                    "x": x,
+                    "y": _H - _PAD + 14,
+                    "text-anchor": "middle",
+                    "font-size": 10,
+                    "fill": "currentColor",
+                },
+                fmt(tick, 2),
+            )
+        )
+    for power in range(math.ceil(low), math.floor(high) + 1):
+        _, y = xy(x_min, 10**power)
+        parts.append(
+            el(
+                "text",
+                {
+                    "x": _PAD - 4,
+                    "y": y + 3,
+                    "text-anchor": "end",
+                    "font-size": 10,
+                    "fill": "currentColor",
+                },
+                f"{10**power:g}",
+            )
+        )
+    for (nprobe, _, _), (x, y) in zip(points, coords, strict=True):
+        is_now = nprobe == current
+        parts.append(
+            el(
+                "circle",
+                {
+                    "cx": x,
+                    "cy": y,
+                    "r": 6 if is_now else 3,
+                    "data-nprobe": nprobe,
+                    "data-current": is_now or None,
+                    "style": "fill: var(--md-accent-fg-color, #526cfe)"
+                    + ("; stroke: currentColor; stroke-width: 2" if is_now else ""),
+                },
+            )
+        )
+        parts.append(
+            el(
+                "text",
+                {"x": x + 5, "y": y - 6, "font-size": 9, "fill": "currentColor"},
+                str(nprobe),
+            )
+        )
+    ex, ey = xy(1.0, exact)
+    parts.append(
+        el(
+            "rect",
+            {
+                "x": ex - 4,
+                "y": ey - 4,
+                "width": 8,
+                "height": 8,
+                "fill": "none",
+                "stroke": "currentColor",
+            },
+        )
+    )
+    parts.append(
+        el(
+            "text",
+            {
+                "x": ex - 8,
+                "y": ey - 8,
+                "text-anchor": "end",
+                "font-size": 9,
+                "fill": "currentColor",
+            },
+            t["exact"],
+        )
+    )
+    parts.append(
+        el(
+            "text",
+            {
+                "x": _W - 8,
+                "y": _H - 6,
+                "text-anchor": "end",
+                "font-size": 10,
+                "fill": "currentColor",
+            },
+            t["right"],
+        )
+    )
+    parts.append(
+        el("text", {"x": _PAD + 4, "y": 14, "font-size": 10, "fill": "currentColor"}, t["up"])
+    )
+    return el(
+        "svg",
+        {
+            "class": "rc-ivf-chart",
+            "viewBox": f"0 0 {_W} {_H}",
+            "role": "img",
+            "aria-label": t["chart"],
+            "style": "width: 100%; max-width: 34rem",
+        },
+        parts,
+    )
+
+
+def view(state: dict[str, Any], lang: str) -> str:
+    """Render the benchmark for ``state = {"nprobe": int}`` (1..32)."""
+    t = _TEXT[lang]
+    nprobe = int(state["nprobe"])
+    if not 1 <= nprobe <= N_LISTS:
+        raise ValueError(f"nprobe: expected 1..{N_LISTS}, got {nprobe}")
+    vectors, index = synthetic(), _index(N_LISTS)
+    live = _measure(nprobe, vectors, passes=2)
+    for p in SWEEP:
+        if p not in _QPS:  # measured once per process; the current point is always re-measured
+            _measure(p, vectors, passes=1)
+    exact = _exact_qps()
+    sweep = sorted(set(SWEEP) | {nprobe})
+    points = [(p, recall_at(p), live if p == nprobe else _QPS[p]) for p in sweep]
+    queries = vectors.queries
+    scanned = sum(len(index.candidates(q, nprobe)) for q in queries) / len(queries) + N_LISTS
+    recall = recall_at(nprobe)
+    facts = el(
+        "dl",
+        {"class": "rc-ivf-facts", "data-rc-announce": True},
+        el("dt", {}, t["recall"]),
+        el("dd", {}, metric("recall", recall)),
+        el("dt", {}, t["qps"]),
+        el("dd", {}, metric("qps", live, f"{live:,.0f}")),
+        el("dt", {}, t["cand"]),
+        el("dd", {}, metric("distances", scanned, f"{scanned:,.0f}")),
+        el("dt", {}, t["speedup"]),
+        el("dd", {}, metric("speedup", live / exact, f"{live / exact:.1f}x")),
+        el("dt", {}, t["build"]),
+        el(
+            "dd",
+            {},
+            metric("build_ms", index.build_seconds * 1000, f"{index.build_seconds * 1000:,.0f} ms"),
+        ),
+        el("dt", {}, t["exact"]),
+        el("dd", {}, metric("exact_qps", exact, f"{exact:,.0f} QPS")),
+    )
+    rows = [
+        el(
+            "tr",
+            {"data-nprobe": p, "style": "font-weight: 700" if p == nprobe else None},
+            el("th", {"scope": "row"}, str(p)),
+            el("td", {}, metric(f"recall:{p}", r)),
+            el("td", {}, metric(f"qps:{p}", q, f"{q:,.0f}")),
+        )
+        for p, r, q in points
+    ]
+    table = el(
+        "table",
+        {"class": "rc-table rc-ivf-table"},
+        el("caption", {}, t["caption"].format(q=len(queries), n=len(vectors.data), d=vectors.dim)),
+        el(
+            "thead",
+            {},
+            el(
+                "tr", {}, [el("th", {"scope": "col"}, h) for h in ("nprobe", t["recall"], t["qps"])]
+            ),
+        ),
+        el("tbody", {}, rows),
+    )
+    return el(
+        "div",
+        {"class": "rc-view rc-ivf", "data-nprobe": nprobe},
+        el("p", {}, el("strong", {}, t["now"].format(p=nprobe, n=N_LISTS))),
+        facts,
+        _chart(points, nprobe, exact, t),
+        el("div", {"style": "overflow-x: auto"}, table),
+    )
