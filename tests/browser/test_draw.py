@@ -34,6 +34,7 @@ ARGS = [
     "--no-first-run",
 ]
 PREFIX = "rankcards.draw.v1:"
+RESULTS = Path(__file__).resolve().parents[2] / "test-results" / "draw"  # screenshots, for people
 RECT = "r => ({x: r.x, y: r.y, w: r.width, h: r.height})"
 FILLER = "Texto de relleno para que la página tenga altura y se pueda desplazar. " * 6
 
@@ -345,6 +346,9 @@ def test_instant_navigation_reattaches_per_page(page, draw_site):
 
 def test_export_png_downloads_the_annotated_view(page):
     _on(page)
+    title = _box(page, ".md-content h1")
+    top = round(title["y"] + title["h"])
+    _stroke(page, [(title["x"], top), (title["x"] + 200, top)])  # ink underline of the title
     page.get_by_role("button", name="Verde").click()
     d = _diagram_stroke(page)
     with page.expect_download() as info:
@@ -352,17 +356,56 @@ def test_export_png_downloads_the_annotated_view(page):
     download = info.value
     assert download.suggested_filename == "rankcards-notes-es.png"
     png = Path(download.path()).read_bytes()
+    download.save_as(RESULTS / "draw-export.png")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
     content = _box(page, ".md-content")
-    assert width == round(content["w"]) and height == 56 + 40 + 40
-    # The stroke is 40 px below the region's top edge plus the 56 px title band.
-    y = 56 + 40
-    green, diagram = _pixels(
+    # Region: the strokes' vertical span padded by 40 px, under a 56 px title band.
+    assert width == round(content["w"])
+    assert height == pytest.approx(56 + 40 + (round(d["y"] + 60) - top) + 40, abs=1)
+
+    def at(x: float, y: float) -> tuple[int, int]:  # viewport point -> PNG pixel
+        return round(x - content["x"]), round(y - top + 56 + 40)
+
+    y = round(d["y"] + 60)
+    heading_row = [at(title["x"] + i, title["y"] + title["h"] / 2) for i in range(0, 200, 2)]
+    green, diagram, ink, *heading = _pixels(
         page,
         png,
-        [(round(d["x"] - content["x"] + 150), y), (round(d["x"] - content["x"] + 150), y + 20)],
+        [at(d["x"] + 150, y), at(d["x"] + 150, y + 20), at(title["x"] + 100, top), *heading_row],
     )
     assert green[1] > 100 and green[0] < 90 and green[2] < 90
-    assert diagram[:3] == [0x90, 0xCA, 0xF9]
+    assert diagram[:3] == [0x90, 0xCA, 0xF9]  # the inline SVG diagram is rasterised too
+    assert max(ink[:3]) < 80  # the ink stroke
+    assert min(min(px[:3]) for px in heading) < 160  # the title's text is drawn
     assert page.locator(".rc-draw-status").text_content() == "PNG exportado"
+
+
+@pytest.mark.parametrize(
+    ("scheme", "width"), [("default", 1200), ("slate", 1200), ("default", 390), ("slate", 390)]
+)
+def test_toolbar_fits_the_viewport_in_both_palettes(page, scheme, width):
+    """Also keeps screenshots in test-results/draw/ for a person to look at."""
+    page.set_viewport_size({"width": width, "height": 760})
+    if scheme == "slate":
+        page.evaluate("document.querySelector('[data-md-color-scheme=slate]').click()")
+        page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
+    page.locator("#diagram").scroll_into_view_if_needed()
+    _on(page)
+    d = _box(page, "#diagram")
+    page.get_by_role("button", name="Rojo").click()
+    _stroke(
+        page,
+        [
+            (d["x"] + 0.1 * d["w"], d["y"] + 0.3 * d["h"]),
+            (d["x"] + 0.6 * d["w"], d["y"] + 0.7 * d["h"]),
+        ],
+    )
+    page.get_by_role("button", name="Resaltador").click()
+    p = _box(page, ".md-content p")
+    _stroke(page, [(p["x"], p["y"] + 10), (p["x"] + 0.8 * p["w"], p["y"] + 10)])
+    panel, toggle = _box(page, ".rc-draw-panel"), _box(page, ".rc-draw-toggle")
+    assert panel["x"] >= 0 and panel["x"] + panel["w"] <= width
+    assert panel["y"] + panel["h"] <= 760
+    assert toggle["w"] > 0 and 0 <= toggle["x"] <= width - toggle["w"]
+    page.screenshot(path=str(RESULTS / f"draw-{scheme}-{width}.png"))
