@@ -61,7 +61,9 @@ def _file_problems(path: Path, data: dict[str, Any], marks: Marks) -> list[Probl
     return problems
 
 
-def _cross_problems(cards: list[Card]) -> list[Problem]:
+def _cross_problems(cards: list[Card], other_slugs: set[str]) -> list[Problem]:
+    """Duplicate slugs among ``cards``; related slugs that name no card at all (``other_slugs``
+    are those of cards with other problems: they exist, so linking to them is not an error)."""
     problems = []
     first_file: dict[str, Path] = {}
     for card in cards:
@@ -83,7 +85,7 @@ def _cross_problems(cards: list[Card]) -> list[Problem]:
             message = None
             if slug == card.slug:
                 message = "a card cannot be related to itself"
-            elif slug not in first_file:
+            elif slug not in first_file and slug not in other_slugs:
                 message = f"no card with slug '{slug}' (add docs/cards/{slug}.yml or remove it)"
             if message:
                 line, column = card.marks.of_value(("related", index))
@@ -104,6 +106,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
     """
     cards: list[Card] = []
     problems: list[Problem] = []
+    other_slugs: set[str] = set()
     files = card_files(directory)
     if not files:
         problems.append(Problem(directory, 1, 1, "(cards)", "no card files (*.yml) found"))
@@ -117,5 +120,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
         problems.extend(found)
         if not found:
             cards.append(Card(path, parsed.data, parsed.marks))
-    problems.extend(_cross_problems(cards))
+        elif isinstance(parsed.data.get("slug"), str):
+            other_slugs.add(parsed.data["slug"])
+    problems.extend(_cross_problems(cards, other_slugs))
     return cards, problems

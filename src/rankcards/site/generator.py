@@ -1,0 +1,181 @@
+"""Cards -> pages: a pure function of the rendered cards and the Jinja templates.
+
+No MkDocs here (the plugin is the adapter), so the generator can be called by tests, scripts or
+another static-site tool. Page bodies are HTML; links between generated pages are relative to
+each page's directory URL (``en/mrr/`` -> ``../recall-at-k/``) so the site works under any base
+path (GitHub Pages serves it from ``/<repository>/``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+
+from rankcards.cards import CATEGORIES, LANGS, RenderedCard
+from rankcards.site._i18n import CATEGORY_TITLES, LANGUAGE_NAMES, STRINGS
+
+EVALUATE_TEMPLATE = "evaluate.html.jinja"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One generated page: ``src_uri`` (``en/mrr.md``), directory ``url`` (``en/mrr/``)."""
+
+    src_uri: str
+    url: str
+    lang: str
+    title: str
+    html: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link as templates print it."""
+
+    url: str
+    title: str
+    summary: str = ""
+
+
+def template_environment(templates_dir: Path) -> jinja2.Environment:
+    """The Jinja environment of card templates: autoescaping on, undefined names are errors."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def card_url(lang: str, slug: str) -> str:
+    return f"{lang}/{slug}/"
+
+
+def category_url(lang: str, category: str) -> str:
+    return f"{lang}/category/{category}/"
+
+
+def _relative(from_url: str, to_url: str) -> str:
+    """``en/category/x/`` -> ``en/mrr/`` gives ``../../mrr/``."""
+    return posixpath.relpath(to_url, from_url.rstrip("/") or ".") + "/"
+
+
+def _sort_key(title: str) -> str:
+    folded = unicodedata.normalize("NFKD", title.casefold())
+    return "".join(char for char in folded if not unicodedata.combining(char))
+
+
+def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> list[Page]:
+    by_slug = {card.card.slug: card for card in cards}
+    cited_by: dict[str, list[str]] = defaultdict(list)
+    for card in cards:
+        for slug in card.card.related:
+            cited_by[slug].append(card.card.slug)
+    template = env.get_template("card.html.jinja")
+    pages = []
+    for card in cards:
+        view = card.views[lang]
+        url = card_url(lang, view.slug)
+
+        def link(slug: str, url: str = url) -> Link:
+            return Link(_relative(url, card_url(lang, slug)), by_slug[slug].views[lang].title)
+
+        html = template.render(
+            lang=lang,
+            t=STRINGS[lang],
+            card=view,
+            category=Link(
+                _relative(url, category_url(lang, view.category)),
+                CATEGORY_TITLES[lang][view.category],
+            ),
+            related=[link(slug) for slug in view.related],
+            referenced_by=[
+                link(slug) for slug in sorted(cited_by[view.slug]) if slug not in view.related
+            ],
+            example=card.examples[lang],
+            demo=card.demos.get(lang),
+        )
+        pages.append(Page(f"{lang}/{view.slug}.md", url, lang, view.title, html))
+    return pages
+
+
+def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> list[Page]:
+    pages = []
+    ordered = sorted(cards, key=lambda card: _sort_key(card.views[lang].title))
+    template = env.get_template("category.html.jinja")
+    for category in CATEGORIES:
+        url = category_url(lang, category)
+        members = [card.views[lang] for card in ordered if card.card.category == category]
+        html = template.render(
+            lang=lang,
+            t=STRINGS[lang],
+            title=CATEGORY_TITLES[lang][category],
+            cards=[
+                Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
+                for view in members
+            ],
+        )
+        pages.append(
+            Page(f"{lang}/category/{category}.md", url, lang, CATEGORY_TITLES[lang][category], html)
+        )
+    url = f"{lang}/glossary/"
+    letters: dict[str, list[Link]] = defaultdict(list)
+    for card in ordered:
+        view = card.views[lang]
+        letter = (_sort_key(view.title)[:1] or "#").upper()
+        letters[letter if letter.isalpha() else "#"].append(
+            Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
+        )
+    html = env.get_template("glossary.html.jinja").render(
+        lang=lang, t=STRINGS[lang], letters=sorted(letters.items())
+    )
+    pages.append(Page(f"{lang}/glossary.md", url, lang, STRINGS[lang]["glossary"], html))
+    if EVALUATE_TEMPLATE in env.list_templates():
+        html = env.get_template(EVALUATE_TEMPLATE).render(lang=lang)
+        pages.append(
+            Page(f"{lang}/evaluate.md", f"{lang}/evaluate/", lang, STRINGS[lang]["evaluate"], html)
+        )
+    return pages
+
+
+def generate(cards: list[RenderedCard], env: jinja2.Environment) -> dict[str, Page]:
+    """Every generated page, by ``src_uri``: cards, categories, glossary (and evaluate, when its
+    template exists), in both languages."""
+    pages: dict[str, Page] = {}
+    for lang in LANGS:
+        for page in [*_card_pages(cards, env, lang), *_index_pages(cards, env, lang)]:
+            pages[page.src_uri] = page
+    return pages
+
+
+def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
+    """The site navigation in MkDocs' ``nav`` format: a section per language (Material shows
+    them as tabs), then home, each category (its page as section index) with its cards, the
+    glossary and the evaluate page. Titles are HTML-escaped: themes print nav titles raw."""
+    nav: list[Any] = []
+    for lang in LANGS:
+        t = STRINGS[lang]
+        ordered = sorted(cards, key=lambda card, lang=lang: _sort_key(card.views[lang].title))
+        section: list[Any] = [{t["home"]: f"{lang}/index.md"}]
+        for category in CATEGORIES:
+            members = [
+                {str(escape(card.views[lang].title)): f"{lang}/{card.card.slug}.md"}
+                for card in ordered
+                if card.card.category == category
+            ]
+            if members:
+                section.append(
+                    {CATEGORY_TITLES[lang][category]: [f"{lang}/category/{category}.md", *members]}
+                )
+        section.append({t["glossary"]: f"{lang}/glossary.md"})
+        if f"{lang}/evaluate.md" in pages:
+            section.append({t["evaluate"]: f"{lang}/evaluate.md"})
+        nav.append({LANGUAGE_NAMES[lang]: section})
+    return nav

@@ -1,0 +1,178 @@
+"""The ``rankcards`` MkDocs plugin: glue between MkDocs and :mod:`rankcards.site.generator`.
+
+Everything is validated and rendered in ``on_config``, before MkDocs cleans or writes the site
+directory, so an invalid card fails the build with its ``path:line:column`` problems and leaves
+an existing ``site/`` untouched; under ``mkdocs serve`` the same failure is printed and the last
+good build keeps being served. Pages are virtual files (``File.generated``), their HTML comes
+from the generator (``on_page_content``), so Material's search indexes the card text.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page as MkDocsPage
+
+import rankcards
+from rankcards.cards import LANGS, CardError, KatexUnavailable, build_cards
+from rankcards.site._i18n import LANGUAGE_NAMES
+from rankcards.site.generator import Page, generate, navigation, template_environment
+
+_KATEX_ASSETS = "assets/katex"
+
+
+class RankcardsConfig(base.Config):
+    """Options of the ``rankcards`` plugin in ``mkdocs.yml``."""
+
+    cards_dir = c.Type(str, default="cards")
+    """Directory of the card YAML files, relative to ``docs_dir``."""
+    templates_dir = c.Type(str, default="templates")
+    """Directory of the Jinja templates (card, category, glossary), relative to mkdocs.yml;
+    usually also the theme's ``custom_dir``."""
+    node_modules = c.Type(str, default="node_modules")
+    """The npm install (KaTeX, Pyodide), relative to mkdocs.yml."""
+    timeout = c.Type((int, float), default=10)
+    """Seconds each code example and demo may run at build time."""
+    web_assets = c.Type(bool, default=True)
+    """Copy the browser runtime (``rankcards.web``) into the site; off for quick text builds."""
+
+
+class RankcardsPlugin(BasePlugin[RankcardsConfig]):
+    """Generate card, category, glossary and evaluate pages in every language."""
+
+    def __init__(self) -> None:
+        self._pages: dict[str, Page] = {}
+        self._katex_dist: Path | None = None
+        self._files: Files | None = None
+
+    def _root(self, config: MkDocsConfig) -> Path:
+        return Path(config.config_file_path or ".").resolve().parent
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        root = self._root(config)
+        templates = root / self.config.templates_dir
+        if not (templates / "card.html.jinja").is_file():
+            raise PluginError(
+                f"rankcards: {templates}/card.html.jinja not found: set templates_dir"
+            )
+        katex = root / self.config.node_modules / "katex"
+        if not (katex / "dist" / "katex.min.css").is_file():
+            raise PluginError(f"rankcards: {katex} not found: run `npm ci` in {root}")
+        if shutil.which("node") is None:
+            raise PluginError("rankcards: `node` not on PATH: install Node.js >= 18 (for KaTeX)")
+        cards_dir = Path(config.docs_dir) / self.config.cards_dir
+        try:
+            rendered = build_cards(cards_dir, katex_dir=katex, timeout=self.config.timeout)
+            self._pages = generate(rendered, template_environment(templates))
+        except CardError as error:
+            count = len(error.problems)
+            raise PluginError(f"rankcards: {count} problem(s) in the cards:\n{error}") from None
+        except KatexUnavailable as error:
+            raise PluginError(f"rankcards: {error}") from None
+        except jinja2.TemplateError as error:
+            where = f"{getattr(error, 'filename', '')}:{getattr(error, 'lineno', '')}"
+            raise PluginError(f"rankcards: template error at {where}: {error}") from None
+        self._katex_dist = katex / "dist"
+        config.nav = navigation(rendered, self._pages)
+        config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
+        if self.config.web_assets:
+            self._add_web_assets(config)
+        return config
+
+    def _add_web_assets(self, config: MkDocsConfig) -> None:
+        try:
+            from rankcards import web
+        except ImportError:  # the browser runtime is optional for a text-only site
+            return
+        scripts, styles = web.page_assets()
+        config.extra_css.extend(styles)
+        for script in scripts:
+            value = c.ExtraScriptValue(script)
+            value.type = "module"
+            config.extra_javascript.append(value)
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        cards_prefix = self.config.cards_dir.strip("/") + "/"
+        for file in list(files):
+            # Template sources (custom_dir) and card YAML are inputs, not site content.
+            if file.src_uri.endswith(".jinja") or file.src_uri.startswith(cards_prefix):
+                files.remove(file)
+        for page in self._pages.values():
+            if files.get_file_from_path(page.src_uri) is not None:
+                raise PluginError(f"rankcards: docs/{page.src_uri} clashes with a generated page")
+            # MkDocs themes print page titles unescaped (<title>, header, nav): escape here.
+            front_matter = f"---\ntitle: {json.dumps(str(escape(page.title)))}\n---\n"
+            files.append(File.generated(config, page.src_uri, content=front_matter))
+        dist = self._katex_dist
+        if dist is None:
+            raise PluginError("rankcards: on_files ran before on_config (plugin order)")
+        for path in [*sorted(dist.glob("fonts/*")), dist / "katex.min.css"]:
+            uri = f"{_KATEX_ASSETS}/{path.relative_to(dist).as_posix()}"
+            files.append(File.generated(config, uri, abs_src_path=str(path)))
+        self._files = files
+        return files
+
+    def on_page_content(
+        self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
+    ) -> str:
+        generated = self._pages.get(page.file.src_uri)
+        return generated.html if generated else html
+
+    def on_page_context(
+        self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Any
+    ) -> dict[str, Any]:
+        lang, _, rest = page.file.src_uri.partition("/")
+        if lang in LANGS and rest:
+            context["rc_alternates"] = [
+                {
+                    "name": LANGUAGE_NAMES[other],
+                    "lang": other,
+                    "link": self._counterpart(other, rest, self._files),
+                }
+                for other in LANGS
+            ]
+        return context
+
+    @staticmethod
+    def _counterpart(lang: str, rest: str, files: Files | None) -> str:
+        """URL of the same page in ``lang`` (the home page when it has no counterpart)."""
+        file = files.get_file_from_path(f"{lang}/{rest}") if files is not None else None
+        return file.url if file is not None else f"{lang}/"
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        root = self._root(config)
+        server.watch(str(root / self.config.templates_dir))
+        server.watch(str(Path(rankcards.__file__).parent))
+        return server
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.config.web_assets:
+            try:
+                from rankcards import web
+            except ImportError:
+                web = None  # type: ignore[assignment]
+            if web is not None:
+                try:
+                    web.write_assets(Path(config.site_dir), config)
+                except web.WebAssetsError as error:
+                    raise PluginError(f"rankcards: {error}") from None
+        self._reset()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        """Drop per-build state, so a `mkdocs serve` rebuild starts clean."""
+        self._pages = {}
+        self._files = None
