@@ -45,12 +45,10 @@ class Link:
 
 
 def template_environment(templates_dir: Path) -> jinja2.Environment:
-    """The Jinja environment of card templates: autoescaping on, undefined names are errors."""
+    """The Jinja environment of card templates: autoescaping on; an optional field that is
+    absent (``control.help``) is simply empty, as in MkDocs' own templates."""
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
+        loader=jinja2.FileSystemLoader(templates_dir), autoescape=True, keep_trailing_newline=True
     )
 
 

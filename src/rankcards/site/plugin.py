@@ -81,8 +81,10 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
         except KatexUnavailable as error:
             raise PluginError(f"rankcards: {error}") from None
         except jinja2.TemplateError as error:
-            where = f"{getattr(error, 'filename', '')}:{getattr(error, 'lineno', '')}"
-            raise PluginError(f"rankcards: template error at {where}: {error}") from None
+            where = getattr(error, "filename", None) or templates
+            line = getattr(error, "lineno", None)
+            where = f"{where}:{line}" if line else where
+            raise PluginError(f"rankcards: template error in {where}: {error}") from None
         self._katex_dist = katex / "dist"
         config.nav = navigation(rendered, self._pages)
         config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
