@@ -409,3 +409,54 @@ def test_toolbar_fits_the_viewport_in_both_palettes(page, scheme, width):
     assert panel["y"] + panel["h"] <= 760
     assert toggle["w"] > 0 and 0 <= toggle["x"] <= width - toggle["w"]
     page.screenshot(path=str(RESULTS / f"draw-{scheme}-{width}.png"))
+
+
+def test_touch_draws_and_the_toolbar_is_keyboard_operable(page):
+    page.keyboard.press("Alt+Shift+KeyD")
+    focused = "() => document.activeElement.getAttribute('aria-label')"
+    assert page.evaluate(focused) == "Lápiz"  # activation brings focus to the toolbar
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "Resaltador"
+    page.keyboard.press("Enter")
+    assert page.get_by_role("button", name="Resaltador").get_attribute("aria-pressed") == "true"
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == "Cerrar (Esc)"
+
+    d = _box(page, "#diagram")
+    cdp = page.context.new_cdp_session(page)
+    y = d["y"] + 100
+    for kind, x in [("touchStart", 60), ("touchMove", 120), ("touchMove", 200), ("touchEnd", 0)]:
+        points = [] if kind == "touchEnd" else [{"x": d["x"] + x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    [stroke] = _stored(page)["/es/"]
+    assert stroke["tool"] == "highlighter" and stroke["color"] == "yellow"
+    assert stroke["pts"][-2] - stroke["pts"][0] == pytest.approx(140 / d["w"], abs=0.01)
+
+    page.keyboard.press("Escape")
+    assert page.evaluate(focused) == "Dibujar / Apuntes (Alt+Shift+D)"
+    assert page.locator(".rc-draw-panel").is_hidden()
+
+
+def test_bad_stored_notes_are_reported_in_one_line_and_skipped(page, draw_site):
+    warnings: list[str] = []
+    page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
+    _on(page)
+    _diagram_stroke(page)
+    [good] = _stored(page)["/es/"]
+    bad = {**good, "color": "purple"}
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [PREFIX + "/es/", json.dumps({"v": 1, "strokes": [good, bad, "x"]})],
+    )
+    page.evaluate("([k]) => localStorage.setItem(k, '{not json')", [PREFIX + "/es/otra/"])
+    page.reload()
+    page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
+    assert len(_paths(page)) == 1
+    page.locator(".md-content a", has_text="Otra página").click()
+    page.wait_for_function("location.pathname === '/es/otra/'")
+    page.wait_for_function("document.querySelector('.rc-draw-layer') !== null")
+    assert _paths(page) == []
+    assert warnings == [
+        'draw: rankcards.draw.v1:/es/: field "strokes": 2 invalid stroke(s) ignored',
+        "draw: rankcards.draw.v1:/es/otra/: stored notes are not valid JSON; ignored",
+    ]

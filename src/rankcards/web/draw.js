@@ -62,7 +62,10 @@ function _start() {
 
   const toolbar = createToolbar(TOOLS, COLORS, {
     toggle: () => setActive(!active),
-    close: () => setActive(false),
+    close: () => {
+      setActive(false);
+      toolbar.toggle.focus();
+    },
     tool: (t) => {
       tool = t;
       if (t === "highlighter" && color === "ink") setColor("yellow");
@@ -94,9 +97,12 @@ function _start() {
   }
 
   function setActive(on) {
+    const wasActive = active;
     active = on && page !== null;
     page?.layer.setActive(active);
     toolbar.setActive(active);
+    // The panel sits at the end of <body>: bring keyboard users to it instead of after the page.
+    if (active && !wasActive) toolbar.focus();
     announce();
   }
 

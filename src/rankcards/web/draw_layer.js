@@ -174,10 +174,12 @@ export function createLayer(root, hooks) {
     if (!gesture || event.pointerId !== gesture.id) return;
     const g = gesture;
     gesture = null;
-    if (g.erasing) {
+    if (g.erasing && event.type === "pointercancel") {
+      for (const i of g.erased) svg.children[i].classList.remove("rc-draw-erased");
+    } else if (g.erasing) {
       if (g.erased.size) hooks.erase([...g.erased]);
-      return;
     }
+    if (g.erasing) return;
     g.path.remove();
     if (event.type === "pointercancel" || g.px.length === 0) return;
     const { a, ...stroke } = g.stroke;

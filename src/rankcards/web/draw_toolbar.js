@@ -212,6 +212,6 @@ export function createToolbar(tools, colors, on) {
     say(keyOrText) {
       status.textContent = labels[keyOrText] || keyOrText;
     },
-    focus: () => current.focus(),
+    focus: () => current.focus({ preventScroll: true }),
   };
 }
