@@ -73,6 +73,12 @@ _TEXT = {
     },
 }
 _MEASURES = ("MRR", "HitRate", "Recall")
+# Inline so the view needs no stylesheet of its own; palette variables keep both schemes legible.
+_GRADE_STYLE = (
+    "min-width: 2.2em; margin-right: 0.3em; border: 1px solid var(--md-accent-fg-color, #526cfe);"
+    " border-radius: 0.3em; background: var(--md-default-bg-color, #fff); color: inherit;"
+    " font: inherit; font-weight: 700; cursor: pointer"
+)
 
 
 @functools.cache
@@ -131,6 +137,7 @@ def _grade_button(qid: str, doc: str, grade: int, edited: bool, t: dict) -> Html
         {
             "type": "button",
             "class": "rc-grade" + (" rc-grade-edited" if edited else ""),
+            "style": _GRADE_STYLE,
             "aria-label": t["grade"].format(grade=grade, doc=doc, next=nxt),
             "data-grade": grade,
             **act_set(["edits", f"{qid}/{doc}"], nxt),
@@ -206,7 +213,7 @@ def view(state: dict[str, Any], lang: str) -> str:
     headers = [f"MRR@{k}", f"Hit Rate@{k}", f"Recall@{k}"]
     summary = el(
         "table",
-        {"class": "rc-table rc-gold-summary", "data-rc-announce": True},
+        {"class": "rc-table rc-gold-summary"},
         el("caption", {}, t["summary"].format(k=k, level=level)),
         el(
             "thead",
@@ -220,6 +227,12 @@ def view(state: dict[str, Any], lang: str) -> str:
         ),
         el("tbody", {}, summary_rows),
     )
+    pairs = list(zip(headers, _MEASURES, strict=True))
+    spoken = "; ".join(
+        f"{t[s]}: " + ", ".join(f"{h} {fmt(scores[s]['overall'][m], 4)}" for h, m in pairs)
+        for s in SYSTEMS
+    )
+    announce = el("p", {"class": "rc-demo-hint", "data-rc-announce": True}, spoken)
     detail = el(
         "div",
         {"class": "rc-gold-detail", "style": "display: flex; flex-wrap: wrap; gap: 0 1.5rem"},
@@ -237,6 +250,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             {
                 "type": "button",
                 "aria-pressed": "true" if q == qid else "false",
+                "style": _GRADE_STYLE,
                 **act_set("query", q),
             },
             q,
@@ -274,7 +288,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             " ",
             el(
                 "button",
-                {"type": "button", **act_set("edits", {})},
+                {"type": "button", "style": _GRADE_STYLE, **act_set("edits", {})},
                 t["reset"].format(n=len(edits)),
             ),
         )
@@ -285,6 +299,7 @@ def view(state: dict[str, Any], lang: str) -> str:
         "div",
         {"class": "rc-view rc-gold", "data-k": k, "data-query": qid},
         el("div", {"style": "overflow-x: auto"}, summary),
+        announce,
         el("p", {}, el("strong", {}, f"{qid}: "), el("q", {}, gold.queries[qid])),
         detail,
         reset,

@@ -53,6 +53,7 @@ _TEXT = {
         "chart": "Recall-QPS curve: recall@10 (x axis) against queries per second (log, y axis)",
         "up": "↑ better: more queries per second",
         "right": "recall@10 → better",
+        "spoken": "nprobe {p}: recall@10 {recall}, {qps} queries per second",
     },
     "es": {
         "now": "nprobe = {p}: listas recorridas {p} de {n}",
@@ -66,6 +67,7 @@ _TEXT = {
         "chart": "Curva recall-QPS: recall@10 en el eje x, consultas por segundo (log) en el eje y",
         "up": "↑ mejor: más consultas por segundo",
         "right": "recall@10 → mejor",
+        "spoken": "nprobe {p}: recall@10 {recall}, {qps} consultas por segundo",
     },
 }
 
@@ -288,26 +290,25 @@ def view(state: dict[str, Any], lang: str) -> str:
     queries = vectors.queries
     scanned = sum(len(index.candidates(q, nprobe)) for q in queries) / len(queries) + N_LISTS
     recall = recall_at(nprobe)
+    build_ms = index.build_seconds * 1000
+    facts_rows = [
+        (t["recall"], metric("recall", recall)),
+        (t["qps"], metric("qps", live, f"{live:,.0f}")),
+        (t["cand"], metric("distances", scanned, f"{scanned:,.0f}")),
+        (t["speedup"], metric("speedup", live / exact, f"{live / exact:.1f}x")),
+        (t["build"], metric("build_ms", build_ms, f"{build_ms:,.0f} ms")),
+        (t["exact"], metric("exact_qps", exact, f"{exact:,.0f} QPS")),
+    ]
     facts = el(
-        "dl",
-        {"class": "rc-ivf-facts", "data-rc-announce": True},
-        el("dt", {}, t["recall"]),
-        el("dd", {}, metric("recall", recall)),
-        el("dt", {}, t["qps"]),
-        el("dd", {}, metric("qps", live, f"{live:,.0f}")),
-        el("dt", {}, t["cand"]),
-        el("dd", {}, metric("distances", scanned, f"{scanned:,.0f}")),
-        el("dt", {}, t["speedup"]),
-        el("dd", {}, metric("speedup", live / exact, f"{live / exact:.1f}x")),
-        el("dt", {}, t["build"]),
+        "table",
+        {"class": "rc-table rc-ivf-facts"},
         el(
-            "dd",
+            "tbody",
             {},
-            metric("build_ms", index.build_seconds * 1000, f"{index.build_seconds * 1000:,.0f} ms"),
+            [el("tr", {}, el("th", {"scope": "row"}, k), el("td", {}, v)) for k, v in facts_rows],
         ),
-        el("dt", {}, t["exact"]),
-        el("dd", {}, metric("exact_qps", exact, f"{exact:,.0f} QPS")),
     )
+    spoken = t["spoken"].format(p=nprobe, recall=fmt(recall), qps=f"{live:,.0f}")
     rows = [
         el(
             "tr",
@@ -335,7 +336,8 @@ def view(state: dict[str, Any], lang: str) -> str:
         "div",
         {"class": "rc-view rc-ivf", "data-nprobe": nprobe},
         el("p", {}, el("strong", {}, t["now"].format(p=nprobe, n=N_LISTS))),
-        facts,
+        el("div", {"style": "overflow-x: auto"}, facts),
+        el("p", {"class": "rc-demo-hint", "data-rc-announce": True}, spoken),
         _chart(points, nprobe, exact, t),
         el("div", {"style": "overflow-x: auto"}, table),
     )
