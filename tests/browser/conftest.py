@@ -25,6 +25,7 @@ import functools
 import html.parser
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+_LOCAL = "http://127.0.0.1:"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -93,6 +95,30 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     }
     isolated = False
 
+    def do_GET(self) -> None:
+        if self.path.split("?")[0] == "/sitemap.xml":
+            self._send_sitemap()
+        else:
+            super().do_GET()
+
+    def _send_sitemap(self) -> None:
+        """Serve the sitemap as the deployed site would see it: ``site_url`` -> this server.
+
+        Material's instant navigation only intercepts links listed in the sitemap, matched by
+        host and path; with the built ``site_url`` it would fall back to full page loads here.
+        """
+        path = Path(self.directory) / "sitemap.xml"
+        text = path.read_text(encoding="utf-8")
+        match = re.search(r"<loc>([^<]+)</loc>", text)
+        if match:  # the first entry is the site root
+            text = text.replace(match.group(1), f"http://{self.headers['Host']}/")
+        body = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def end_headers(self) -> None:
         if self.isolated:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
@@ -143,7 +169,16 @@ def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
     new_page = context.new_page()
     errors: list[str] = []
-    new_page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    def on_console(message: Any) -> None:
+        # The test machine is offline: failures to reach other origins (web fonts, the GitHub
+        # API for the repository badge) are the environment's, not the page's.
+        if message.type == "error" and message.location.get("url", "").startswith(_LOCAL):
+            errors.append(f"{message.text} ({message.location.get('url')})")
+        elif message.type == "error" and not message.location.get("url"):
+            errors.append(message.text)
+
+    new_page.on("console", on_console)
     new_page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
     new_page.console_errors = errors
     new_page.set_default_timeout(30_000)

@@ -1,0 +1,125 @@
+"""Every card's runnable example in real Chromium: loads clean, runs to its build-time output.
+
+The build-time output is read from the built HTML (what a reader without JavaScript sees); the
+browser must reproduce it exactly for the unedited example, and CPython's runner too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import rankcards
+from rankcards.runner import run_example
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def _editor_text(block: Any) -> str:
+    """The editor's document, one CodeMirror line element per line."""
+    return "\n".join(block.locator(".cm-line").all_text_contents())
+
+
+READY = "document.documentElement.dataset.runtime === 'ready'"
+NAMES = {
+    "en": ["Run", "Stop", "Reset", "Copy"],
+    "es": ["Ejecutar", "Detener", "Restablecer", "Copiar"],
+}
+
+
+def _runtime(page: Any, base: str) -> None:
+    page.evaluate(
+        f"import('{base}assets/rankcards/runtime.js').then(m => {{ window.rt = m.runtime; }})"
+    )
+
+
+def test_every_card_page_loads_clean_and_boots_the_runtime(page, site_server, examples):
+    for url, lang in dict.fromkeys((e.url, e.lang) for e in examples):
+        page.goto(site_server + url)
+        block = page.locator("[data-rc-example][data-rc-enhanced]").first
+        names = [b.inner_text() for b in block.locator("[data-rc-toolbar] button").all()]
+        assert names == NAMES[lang], url
+        block.scroll_into_view_if_needed()  # examples boot the runtime when they come into view
+        page.wait_for_function(READY)
+        assert page.evaluate("document.documentElement.dataset.runtimeVersion") == (
+            rankcards.__version__
+        ), url
+        assert page.console_errors == [], url
+
+
+def test_every_unedited_example_prints_its_build_time_output(page, site_server, examples):
+    page.goto(site_server + examples[0].url)
+    _runtime(page, site_server)
+    for example in examples:
+        assert run_example(example.source).output == example.output, example.url
+        live = page.evaluate("(source) => rt.run(source)", example.source)
+        assert live["output"] == example.output, example.url
+        assert live["reason"] is None, example.url
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_run_button_replaces_the_build_time_output_with_the_same_text(
+    page, site_server, examples, lang
+):
+    example = next(e for e in examples if e.lang == lang)
+    page.goto(site_server + example.url)
+    block = page.locator("[data-rc-example][data-rc-enhanced]").first
+    output = block.locator("[data-rc-output]")
+    assert output.text_content() == example.output  # before any run: the build's output
+    log = block.locator("[role=log]")
+    assert log.get_attribute("aria-label") == {"en": "Output", "es": "Salida"}[lang]
+    block.get_by_role("button", name=NAMES[lang][0]).click()
+    page.wait_for_function(
+        "document.querySelector('[data-rc-example]').dataset.rcLive &&"
+        " !document.querySelector('[data-rc-example]').dataset.rcRunning"
+    )
+    assert output.text_content() == example.output
+
+
+def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):
+    example = next(e for e in examples if e.lang == "es")
+    page.goto(site_server + example.url)
+    block = page.locator("[data-rc-example][data-rc-enhanced]").first
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("print('hola')\n")
+    page.keyboard.press("Tab")  # indents: focus stays in the editor
+    assert page.evaluate("document.activeElement.classList.contains('cm-content')")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function(
+        "document.querySelector('[data-rc-example] [data-rc-output]').textContent === 'hola\\n'"
+    )
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Ejecutar"
+    block.get_by_role("button", name="Restablecer").click()
+    assert _editor_text(block) == example.source
+
+
+def test_without_javascript_the_code_and_its_output_are_shown(browser, site_server, examples):
+    example = examples[0]
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(site_server + example.url)
+        block = page.locator("[data-rc-example]").first
+        assert block.locator("[data-rc-source]").is_visible()
+        assert block.locator("[data-rc-source]").text_content() == example.source
+        assert block.locator("[data-rc-output]").text_content() == example.output
+        assert not block.locator("[data-rc-toolbar]").is_visible()
+    finally:
+        context.close()
+
+
+def test_editor_follows_the_material_palette(page, site_server, examples):
+    page.goto(site_server + examples[0].url)
+    editor = page.locator("[data-rc-example][data-rc-enhanced] .cm-editor").first
+    background = "e => getComputedStyle(e).backgroundColor"
+    code_background = "getComputedStyle(document.body).getPropertyValue('--md-code-bg-color')"
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
+    light = editor.evaluate(background)
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    dark = editor.evaluate(background)
+    assert light != dark
+    assert page.evaluate(code_background).strip() != ""
