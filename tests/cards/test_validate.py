@@ -25,7 +25,12 @@ def _dir_with(tmp_path: Path, *bad: str) -> Path:
 
 # fixture -> (line, column, field, message fragment)
 CASES = {
-    "yaml-syntax": (26, 8, "(yaml)", "flow sequence (started at line 25): expected ',' or ']'"),
+    "yaml-syntax": (
+        26,
+        8,
+        "(yaml)",
+        "flow sequence (started at line 25): did not find expected ',' or ']'",
+    ),
     "unknown-field": (7, 1, "colour", "unknown field 'colour' (expected one of: category,"),
     "missing-field": (2, 1, "(card)", "missing field 'intuition'"),
     "wrong-type": (39, 10, "related", 'expected a list, got string "beta"'),

@@ -85,7 +85,8 @@ def run_jobs(jobs: list[dict[str, Any]], *, timeout: float = 10.0) -> list[dict[
         hashlib.sha256((fingerprint + json.dumps(job, sort_keys=True)).encode()).hexdigest()
         for job in jobs
     ]
-    pending = [i for i, key in enumerate(keys) if key not in _cache]
+    first = {key: i for i, key in reversed(list(enumerate(keys)))}  # identical jobs run once
+    pending = sorted(i for key, i in first.items() if key not in _cache)
     while pending:
         answers, timed_out = _read_answers(
             _spawn([jobs[i] for i in pending]), len(pending), timeout
