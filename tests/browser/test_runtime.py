@@ -190,3 +190,20 @@ def test_instant_navigation_keeps_the_booted_runtime(page, site_server, examples
     assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
     second = others[target.removeprefix(site_server)]
     assert _reset_and_run(page, second) == second.output
+
+
+def test_a_package_of_another_version_is_refused(page, site_server, examples):
+    def older_config(route: Any) -> None:
+        body = (
+            route.fetch()
+            .text()
+            .replace(f'"version": "{rankcards.__version__}"', '"version": "0.0.0"')
+        )
+        route.fulfill(body=body, content_type="text/javascript")
+
+    page.route("**/assets/rankcards/config.js", older_config)
+    page.goto(site_server + _first(examples).url)
+    page.locator("[data-rc-example]").first.scroll_into_view_if_needed()
+    page.wait_for_function("document.documentElement.dataset.runtime === 'error'")
+    status = page.locator("[data-rc-status]").first.inner_text()
+    assert f"built with 0.0.0, the archive holds {rankcards.__version__}" in status

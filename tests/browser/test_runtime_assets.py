@@ -1,0 +1,109 @@
+"""What ``rankcards.web.write_assets`` puts in a site, checked without a browser.
+
+Needs ``node_modules`` (``npm ci``) and ``node``; the standard-library zip is compiled once per
+Pyodide version into ``.cache/rankcards-web`` and reused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import rankcards
+from rankcards import web
+from rankcards.web import WebAssetsError, page_assets, write_assets
+
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE_VERSION = json.loads((ROOT / "node_modules/pyodide/package.json").read_text())["version"]
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("assets")
+    write_assets(site, {"config_file_path": str(ROOT / "mkdocs.yml"), "extra": {}})
+    return site
+
+
+def _config(site: Path) -> dict[str, object]:
+    text = (site / "assets/rankcards/config.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"export default (\{.*\});", text, re.S).group(1))
+
+
+def test_config_names_versioned_files_that_exist(site):
+    config = _config(site)
+    assert config["version"] == rankcards.__version__
+    assert config["pyodideVersion"] == PYODIDE_VERSION
+    base = site / "assets/rankcards"
+    for key in ("pyodide", "stdlib", "package"):
+        assert (base / str(config[key])).exists(), key
+    assert PYODIDE_VERSION in str(config["pyodide"]) and PYODIDE_VERSION in str(config["stdlib"])
+    expected_name = rf"rankcards-{re.escape(rankcards.__version__)}-[0-9a-f]{{10}}\.zip"
+    assert re.fullmatch(expected_name, str(config["package"]))
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"):
+        assert (base / str(config["pyodide"]) / name).is_file(), name
+    sizes = sum(p.stat().st_size for p in (base / str(config["pyodide"])).iterdir())
+    assert config["bytes"] == sizes + (base / str(config["package"])).stat().st_size
+
+
+def test_package_archive_is_this_source_tree(site):
+    archive = site / "assets/rankcards" / str(_config(site)["package"])
+    with zipfile.ZipFile(archive) as zipped:
+        names = set(zipped.namelist())
+        assert zipped.read("rankcards/runner.py") == (ROOT / "src/rankcards/runner.py").read_bytes()
+        assert "rankcards/metrics/__init__.py" in names
+        assert not any("__pycache__" in name or name.endswith(".js") for name in names)
+        init = zipped.read("rankcards/__init__.py").decode()
+    assert f'__version__ = "{rankcards.__version__}"' in init
+    # Same content, same name: the archive is reproducible, so browsers may cache it for good.
+    assert web._build.package_archive()[0] == archive.name
+
+
+def test_stdlib_zip_holds_bytecode_instead_of_sources(site):
+    stdlib = site / "assets/rankcards" / str(_config(site)["stdlib"])
+    with zipfile.ZipFile(stdlib) as zipped:
+        names = zipped.namelist()
+        pyc = zipped.read("json/__init__.pyc")
+    assert not [name for name in names if name.endswith(".py")]
+    assert "ast.pyc" in names and "encodings/utf_8.pyc" in names
+    assert int.from_bytes(pyc[4:8], "little") == 0b01  # hash-based, unchecked (PEP 552)
+
+
+def test_codemirror_is_bundled_and_modules_are_copied(site):
+    bundle = (site / "assets/rankcards/codemirror.js").read_text(encoding="utf-8")
+    assert "EditorView" in bundle or "cm-editor" in bundle
+    assert not re.search(r"""from\s*["'](@codemirror|@lezer)""", bundle)  # no bare imports left
+    scripts, styles = page_assets()
+    assert "assets/rankcards/editor.js" in scripts
+    assert "assets/rankcards/runtime.css" in styles
+    for url in scripts + styles:
+        assert (site / url).is_file(), url
+    for module in ("runtime.js", "worker.js", "status.js"):
+        assert (site / "assets/rankcards" / module).is_file()
+    assert not (site / "assets/rankcards/cm_entry.js").exists()
+
+
+def test_cdn_option_skips_copying_the_interpreter(tmp_path):
+    url = f"https://cdn.example/pyodide/v{PYODIDE_VERSION}/full/"
+    config = {"config_file_path": str(ROOT / "mkdocs.yml"), "extra": {"rankcards_pyodide_url": url}}
+    write_assets(tmp_path, config)
+    assert _config(tmp_path)["pyodide"] == url
+    assert not (tmp_path / f"assets/pyodide/{PYODIDE_VERSION}/pyodide.asm.wasm").exists()
+    assert (tmp_path / f"assets/pyodide/{PYODIDE_VERSION}/python_stdlib_pyc.zip").is_file()
+
+
+def test_missing_node_modules_is_a_one_line_error_with_the_fix(tmp_path):
+    config = {"config_file_path": str(tmp_path / "mkdocs.yml")}
+    with pytest.raises(WebAssetsError) as raised:
+        write_assets(tmp_path / "site", config)
+    message = str(raised.value)
+    assert "\n" not in message
+    assert message == (
+        f"rankcards: {tmp_path}/node_modules/pyodide/package.json not found;"
+        " run `npm ci` in the project root"
+    )
