@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from urllib.parse import urlsplit
 from pathlib import Path
 
 import yaml
@@ -42,7 +43,8 @@ def _cards_project(directory: Path, count: int) -> None:
         (directory / name).symlink_to(ROOT / name)
     config = (ROOT / "mkdocs.yml").read_text()
     config = config.replace(
-        "      templates_dir: templates\n", "      templates_dir: templates\n      web_assets: false\n"
+        "      templates_dir: templates\n",
+        "      templates_dir: templates\n      web_assets: false\n",
     )
     (directory / "mkdocs.yml").write_text(config)
     shutil.copytree(ROOT / "docs", directory / "docs", ignore=shutil.ignore_patterns("cards"))
@@ -111,8 +113,9 @@ def _plain_project(directory: Path, count: int) -> None:
             (directory / "docs" / lang / f"{_slug(i)}.md").write_text(page)
     plugins = "plugins:\n  - search:\n      lang: [en, es]\n"
     markdown = config[config.index("markdown_extensions:") : config.index("extra:")]
-    markdown = markdown.replace("  - pymdownx.snippets:\n      base_path: [\".\"]\n"
-                                "      check_paths: true\n", "")
+    markdown = markdown.replace(
+        '  - pymdownx.snippets:\n      base_path: ["."]\n      check_paths: true\n', ""
+    )
     (directory / "mkdocs.yml").write_text(
         head.replace("  custom_dir: templates\n", "") + plugins + markdown + "\n".join(nav) + "\n"
     )
@@ -122,7 +125,10 @@ def _build(project: Path) -> float:
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "--strict"],
-        cwd=project, env=ENV, check=True, capture_output=True,
+        cwd=project,
+        env=ENV,
+        check=True,
+        capture_output=True,
     )
     return time.perf_counter() - start
 
@@ -145,9 +151,14 @@ def _serve_latency(project: Path, repeat: int) -> list[float]:
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=project,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    url = f"http://127.0.0.1:{port}/en/{_slug(7)}/"
+    # mkdocs serve mounts the site under the path of site_url (/rankcards/ here).
+    site_url = yaml.safe_load((project / "mkdocs.yml").read_text().split("theme:")[0])["site_url"]
+    url = f"http://127.0.0.1:{port}{urlsplit(site_url).path}en/{_slug(7)}/"
     card = project / "docs" / "cards" / f"{_slug(7)}.yml"
     try:
         deadline = time.monotonic() + 120
@@ -189,14 +200,18 @@ def main() -> None:
         card_times = [_build(cards) for _ in range(args.repeat)]
         plain_times = [_build(plain) for _ in range(args.repeat)]
         card_s, plain_s = statistics.median(card_times), statistics.median(plain_times)
-        print(f"build, {args.cards} cards x 2 languages (rankcards plugin): {card_s:.2f} s "
-              f"(median of {args.repeat})")
+        print(
+            f"build, {args.cards} cards x 2 languages (rankcards plugin): {card_s:.2f} s "
+            f"(median of {args.repeat})"
+        )
         print(f"build, {2 * args.cards} hand-written Markdown pages:         {plain_s:.2f} s")
         print(f"ratio: {card_s / plain_s:.2f}x (target <= 2x)")
         latencies = _serve_latency(cards, args.repeat)
-        print("serve, card edit -> visible: "
-              + ", ".join(f"{value:.2f} s" for value in latencies)
-              + f" (median {statistics.median(latencies):.2f} s, target <= 2 s)")
+        print(
+            "serve, card edit -> visible: "
+            + ", ".join(f"{value:.2f} s" for value in latencies)
+            + f" (median {statistics.median(latencies):.2f} s, target <= 2 s)"
+        )
 
 
 if __name__ == "__main__":

@@ -20,13 +20,14 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
 import rankcards
 from rankcards.cards import LANGS, CardError, KatexUnavailable, build_cards
 from rankcards.site._i18n import LANGUAGE_NAMES
+from rankcards.site._search import search_html
 from rankcards.site.generator import Page, generate, navigation, template_environment
 
 _KATEX_ASSETS = "assets/katex"
@@ -55,6 +56,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
         self._pages: dict[str, Page] = {}
         self._katex_dist: Path | None = None
         self._files: Files | None = None
+        self._full_content: dict[str, str] = {}
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path or ".").resolve().parent
@@ -131,9 +133,22 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
         generated = self._pages.get(page.file.src_uri)
         return generated.html if generated else html
 
-    def on_page_context(
+    def _lighten_for_search(
         self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Any
     ) -> dict[str, Any]:
+        """Before the search plugin reads ``page.content``: give it text, not markup bulk."""
+        if page.file.src_uri in self._pages and page.content:
+            self._full_content[page.file.src_uri] = page.content
+            page.content = search_html(page.content)
+        return context
+
+    def _page_context(
+        self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Any
+    ) -> dict[str, Any]:
+        """After search: restore the full page and set the per-page language switcher."""
+        full = self._full_content.pop(page.file.src_uri, None)
+        if full is not None:
+            page.content = full
         lang, _, rest = page.file.src_uri.partition("/")
         if lang in LANGS and rest:
             context["rc_alternates"] = [
@@ -145,6 +160,10 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
                 for other in LANGS
             ]
         return context
+
+    on_page_context = CombinedEvent(
+        event_priority(100)(_lighten_for_search), event_priority(-100)(_page_context)
+    )
 
     @staticmethod
     def _counterpart(lang: str, rest: str, files: Files | None) -> str:
@@ -178,3 +197,4 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
         """Drop per-build state, so a `mkdocs serve` rebuild starts clean."""
         self._pages = {}
         self._files = None
+        self._full_content = {}
