@@ -1,0 +1,78 @@
+"""Runs inside Pyodide: the metrics doctests and the pytest-free metrics test modules.
+
+Kept free of pytest so the browser's interpreter checks the very code the suite checks:
+each ``test_*`` function of the listed modules is called directly (``unittest.SkipTest``
+counts as a skip), and every module of ``rankcards.metrics`` goes through ``doctest``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import os
+import pkgutil
+import sys
+import traceback
+import unittest
+
+# Modules of tests/metrics that need nothing beyond the standard library.
+MODULES = (
+    "test_metrics_measures",
+    "test_metrics_parse",
+    "test_metrics_readers",
+    "test_metrics_teaching",
+    "test_metrics_conformance",
+)
+
+
+def main(tests_dir: str, reference_dir: str) -> str:
+    """Run everything; return a JSON summary with counts and failure descriptions."""
+    if reference_dir:
+        os.environ["RANKCARDS_TREC_EVAL_REF"] = reference_dir
+    else:
+        os.environ["RANKCARDS_TREC_EVAL_REF"] = "/nonexistent"
+    import rankcards.metrics
+
+    summary: dict[str, object] = {
+        "python": sys.version.split()[0],
+        "platform": sys.platform,
+        "module": rankcards.metrics.__file__,
+    }
+    failures: list[str] = []
+    summary["doctests"] = _doctests(rankcards.metrics, failures)
+    sys.path.insert(0, tests_dir)
+    passed = skipped = 0
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attribute in sorted(vars(module)):
+            test = getattr(module, attribute)
+            if not attribute.startswith("test_") or not callable(test):
+                continue
+            try:
+                test()
+            except unittest.SkipTest as reason:
+                skipped += 1
+                summary.setdefault("skip_reasons", []).append(f"{name}.{attribute}: {reason}")  # type: ignore[union-attr]
+            except Exception:  # a failing test of any kind is reported, not raised
+                failures.append(f"{name}.{attribute}: {traceback.format_exc(limit=-2)}")
+            else:
+                passed += 1
+    summary.update(passed=passed, skipped=skipped, failures=failures)
+    return json.dumps(summary)
+
+
+def _doctests(package: object, failures: list[str]) -> int:
+    """Run the doctests of every module in the package; return how many examples ran."""
+    attempted = 0
+    names = [package.__name__] + [  # type: ignore[attr-defined]
+        info.name
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")  # type: ignore[attr-defined]
+    ]
+    for name in names:
+        module = importlib.import_module(name)
+        result = doctest.testmod(module, verbose=False, report=False)
+        attempted += result.attempted
+        if result.failed:
+            failures.append(f"doctest {name}: {result.failed} of {result.attempted} failed")
+    return attempted
