@@ -10,6 +10,7 @@ from the generator (``on_page_content``), so Material's search indexes the card 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,13 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
 import rankcards
-from rankcards.cards import LANGS, CardError, KatexUnavailable, build_cards
+from rankcards.cards import LANGS, CardError, KatexUnavailable, RenderedCard, build_cards
 from rankcards.site._i18n import LANGUAGE_NAMES
 from rankcards.site._search import search_html
 from rankcards.site.generator import Page, generate, navigation, template_environment
 
 _KATEX_ASSETS = "assets/katex"
+log = logging.getLogger("mkdocs.plugins.rankcards")
 
 
 class RankcardsConfig(base.Config):
@@ -57,6 +59,12 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
         self._katex_dist: Path | None = None
         self._files: Files | None = None
         self._full_content: dict[str, str] = {}
+        self._serving = False
+        self._last_good: tuple[list[RenderedCard], dict[str, Page]] | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defining this keeps one plugin instance across `mkdocs serve` rebuilds."""
+        self._serving = command == "serve"
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path or ".").resolve().parent
@@ -78,8 +86,13 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
             rendered = build_cards(cards_dir, katex_dir=katex, timeout=self.config.timeout)
             self._pages = generate(rendered, template_environment(templates))
         except CardError as error:
-            count = len(error.problems)
-            raise PluginError(f"rankcards: {count} problem(s) in the cards:\n{error}") from None
+            message = f"rankcards: {len(error.problems)} problem(s) in the cards:\n{error}"
+            if self._last_good is None:
+                raise PluginError(message) from None
+            # Serving: report, and keep the last good cards so the reader's page stays up
+            # (MkDocs would otherwise hold every request until the cards are fixed).
+            log.error(f"{message}\nrankcards: serving the last good version of the cards")
+            rendered, self._pages = self._last_good
         except KatexUnavailable as error:
             raise PluginError(f"rankcards: {error}") from None
         except jinja2.TemplateError as error:
@@ -87,6 +100,8 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
             line = getattr(error, "lineno", None)
             where = f"{where}:{line}" if line else where
             raise PluginError(f"rankcards: template error in {where}: {error}") from None
+        if self._serving:
+            self._last_good = (rendered, self._pages)
         self._katex_dist = katex / "dist"
         config.nav = navigation(rendered, self._pages)
         config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
