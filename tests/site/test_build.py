@@ -70,6 +70,9 @@ def test_language_switch_stays_on_the_same_card(built_site: Path) -> None:
     page = _page(built_site, "es/beta")
     assert '<a href="../../en/beta/" hreflang="en" class="md-select__link">' in page
     assert '<a href="./" hreflang="es" class="md-select__link">' in page
+    # Spanish pages are Spanish for the browser and in Material's own interface strings.
+    assert '<html lang="es"' in page and 'placeholder="Búsqueda"' in page
+    assert '<html lang="en"' in _page(built_site, "en/beta")
 
 
 def test_search_indexes_both_languages(built_site: Path) -> None:

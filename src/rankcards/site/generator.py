@@ -121,7 +121,14 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
             ],
         )
         pages.append(
-            Page(f"{lang}/category/{category}.md", url, lang, CATEGORY_TITLES[lang][category], html)
+            # index.md: Material (navigation.indexes) makes it the page of its nav section.
+            Page(
+                f"{lang}/category/{category}/index.md",
+                url,
+                lang,
+                CATEGORY_TITLES[lang][category],
+                html,
+            )
         )
     url = f"{lang}/glossary/"
     letters: dict[str, list[Link]] = defaultdict(list)
@@ -170,7 +177,12 @@ def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
             ]
             if members:
                 section.append(
-                    {CATEGORY_TITLES[lang][category]: [f"{lang}/category/{category}.md", *members]}
+                    {
+                        CATEGORY_TITLES[lang][category]: [
+                            f"{lang}/category/{category}/index.md",
+                            *members,
+                        ]
+                    }
                 )
         section.append({t["glossary"]: f"{lang}/glossary.md"})
         if f"{lang}/evaluate.md" in pages:

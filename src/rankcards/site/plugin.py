@@ -166,6 +166,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):
             page.content = full
         lang, _, rest = page.file.src_uri.partition("/")
         if lang in LANGS and rest:
+            context["rc_lang"] = lang
             context["rc_alternates"] = [
                 {
                     "name": LANGUAGE_NAMES[other],
