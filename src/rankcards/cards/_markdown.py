@@ -65,7 +65,7 @@ class _Math(InlineProcessor):
         self._display = display
         self._renderer = renderer
 
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:  # type: ignore[override]
         token = self._renderer.collector.token(m.group(1), self._display, self._renderer.origin)
         return self.md.htmlStash.store(token), m.start(0), m.end(0)
 

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 
 from rankcards.cards._problems import FieldPath, Problem, format_field
 from rankcards.cards._yaml import Marks
@@ -56,7 +56,8 @@ def _type_name(value: object) -> str:
     for name, python_type in (("boolean", bool), ("integer", int), ("number", float)):
         if isinstance(value, python_type):
             return name
-    return {dict: "mapping", list: "list", str: "string"}.get(type(value), type(value).__name__)
+    names: dict[type, str] = {dict: "mapping", list: "list", str: "string"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _problem(file: Path, marks: Marks, error: ValidationError) -> Problem:

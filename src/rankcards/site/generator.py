@@ -70,6 +70,10 @@ def _sort_key(title: str) -> str:
     return "".join(char for char in folded if not unicodedata.combining(char))
 
 
+def _by_title(cards: list[RenderedCard], lang: str) -> list[RenderedCard]:
+    return sorted(cards, key=lambda card: _sort_key(card.views[lang].title))
+
+
 def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> list[Page]:
     by_slug = {card.card.slug: card for card in cards}
     cited_by: dict[str, list[str]] = defaultdict(list)
@@ -106,7 +110,7 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
 
 def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> list[Page]:
     pages = []
-    ordered = sorted(cards, key=lambda card: _sort_key(card.views[lang].title))
+    ordered = _by_title(cards, lang)
     template = env.get_template("category.html.jinja")
     for category in CATEGORIES:
         url = category_url(lang, category)
@@ -167,7 +171,7 @@ def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
     nav: list[Any] = []
     for lang in LANGS:
         t = STRINGS[lang]
-        ordered = sorted(cards, key=lambda card, lang=lang: _sort_key(card.views[lang].title))
+        ordered = _by_title(cards, lang)
         section: list[Any] = [{t["home"]: f"{lang}/index.md"}]
         for category in CATEGORIES:
             members = [

@@ -35,7 +35,7 @@ _KATEX_ASSETS = "assets/katex"
 log = logging.getLogger("mkdocs.plugins.rankcards")
 
 
-class RankcardsConfig(base.Config):
+class RankcardsConfig(base.Config):  # type: ignore[no-untyped-call]
     """Options of the ``rankcards`` plugin in ``mkdocs.yml``."""
 
     cards_dir = c.Type(str, default="cards")
@@ -51,7 +51,7 @@ class RankcardsConfig(base.Config):
     """Copy the browser runtime (``rankcards.web``) into the site; off for quick text builds."""
 
 
-class RankcardsPlugin(BasePlugin[RankcardsConfig]):
+class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-call]
     """Generate card, category, glossary and evaluate pages in every language."""
 
     def __init__(self) -> None:
