@@ -25,8 +25,8 @@ import sys
 import tempfile
 import time
 import urllib.request
-from urllib.parse import urlsplit
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 
