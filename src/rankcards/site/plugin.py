@@ -104,6 +104,13 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             self._last_good = (rendered, self._pages)
         self._katex_dist = katex / "dist"
         config.nav = navigation(rendered, self._pages)
+        for section, lang in zip(config.nav, LANGS, strict=True):
+            # Hand-written pages of the language (about, contributing) close its section; MkDocs
+            # takes their titles from their first heading.
+            pages = sorted(Path(config.docs_dir, lang).glob("*.md"))
+            section[LANGUAGE_NAMES[lang]] += [
+                f"{lang}/{page.name}" for page in pages if page.name != "index.md"
+            ]
         config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
         if self.config.web_assets:
             self._add_web_assets(config)
