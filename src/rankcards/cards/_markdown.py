@@ -66,7 +66,7 @@ class _Math(InlineProcessor):
         self._renderer = renderer
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:  # type: ignore[override]
-        token = self._renderer.collector.token(m.group(1), self._display, self._renderer.origin)
+        token = self._renderer.local.token(m.group(1), self._display, None)
         return self.md.htmlStash.store(token), m.start(0), m.end(0)
 
 
@@ -92,18 +92,29 @@ class _CardExtension(Extension):
         md.treeprocessors.register(_SafeLinks(md), "rc_safe_links", 0)
 
 
+# (text, inline) -> (HTML with text-local math tokens, its formulas). Card text is mostly
+# unchanged between `mkdocs serve` rebuilds, and Markdown conversion was a third of the cards' time.
+_cache: dict[tuple[str, bool], tuple[str, list[tuple[str, bool]]]] = {}
+
+
 class CardMarkdown:
-    """Renders card text; formulas go to ``collector`` tagged with the current ``origin``."""
+    """Renders card text; formulas go to ``collector`` tagged with the caller's ``origin``."""
 
     def __init__(self, collector: MathCollector) -> None:
         self.collector = collector
-        self.origin: Any = None
+        self.local = MathCollector()
         self._md = markdown.Markdown(extensions=[_CardExtension(self), "sane_lists"])
 
     def render(self, text: str, origin: Any, *, inline: bool = False) -> str:
         """HTML of ``text``; with ``inline`` a lone paragraph loses its ``<p>`` wrapper."""
-        self.origin = origin
-        html = self._md.reset().convert(text)
-        if inline and html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-            html = html[3:-4]
-        return html
+        key = (text, inline)
+        if key not in _cache:
+            self.local = MathCollector()
+            html = self._md.reset().convert(text)
+            if inline and html.startswith("<p>") and html.endswith("</p>"):
+                html = html[3:-4] if html.count("<p>") == 1 else html
+            _cache[key] = (html, [(tex, display) for tex, display, _ in self.local.items])
+        html, formulas = _cache[key]
+        return _TOKEN.sub(
+            lambda match: self.collector.token(*formulas[int(match.group(1))], origin), html
+        )
