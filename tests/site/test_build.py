@@ -128,3 +128,16 @@ def test_bundled_cards_build_strict(tmp_path: Path, project_tools) -> None:
     for lang in ("en", "es"):
         for slug in cards:
             assert (tmp_path / "site" / lang / slug / "index.html").is_file()
+
+
+def test_missing_prerequisite_names_the_fix(tmp_path: Path, project_tools) -> None:
+    make_project, mkdocs = project_tools
+    project = make_project(tmp_path)
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text().replace("web_assets: false", "node_modules: nowhere"))
+    result = mkdocs(project)
+    assert result.returncode == 1
+    assert f"rankcards: {project}/nowhere/katex not found: run `npm ci` in {project}" in (
+        result.stderr
+    )
+    assert not (project / "site").exists()

@@ -29,8 +29,10 @@ def _example(source: str) -> dict[str, Any]:
 
 
 def _demo(demo: dict[str, Any]) -> dict[str, Any]:
-    from rankcards import viz
-
+    try:
+        from rankcards import viz
+    except Exception as error:  # a broken viz package is the card's problem, stated in one line
+        return {"problems": [f"demo.compute: cannot import rankcards.viz: {error!r}"], "views": {}}
     problems = viz.validate(demo)
     if problems:
         return {"problems": problems, "views": {}}
