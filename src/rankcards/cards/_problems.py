@@ -31,9 +31,10 @@ def format_field(path: FieldPath) -> str:
 def display_path(path: Path) -> str:
     """The path relative to the working directory when it is below it (shorter, clickable)."""
     try:
-        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+        relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         return str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 @dataclass(frozen=True, order=True)
