@@ -26,8 +26,8 @@ def test_run_reader_basics() -> None:
     assert list(run) == ["q1", "q2"]
     assert run["q1"] == {"d1": 0.5, "d2": -1000.0, "d3": 0.5}
     assert run["q2"] == {"d#1": 2.0}
-    docnos, scores = run.docs("q1")
-    assert docnos == ["d1", "d2", "d3"] and list(scores) == [0.5, -1000.0, 0.5]
+    docnos, scores = run.raw("q1")
+    assert docnos == [b"d1", b"d2", b"d3"] and list(scores) == [0.5, -1000.0, 0.5]
 
 
 def test_qrels_reader_basics() -> None:
@@ -96,9 +96,9 @@ def test_files_plain_gzip_and_bad() -> None:
         packed = os.path.join(folder, "run.gz")  # gzip found by magic bytes, not the name
         with gzip.open(packed, "wt", encoding="utf-8") as handle:
             handle.write("q1 Q0 d1 1 0.5 t\n")
-        bad = os.path.join(folder, "bad.qrels")
+        bad = os.path.join(folder, "bad.qrels")  # docnos are bytes to trec_eval; qids are text
         with open(bad, "wb") as handle:
-            handle.write(b"q1 0 d1 1\nq1 0 d\xff 1\n")
+            handle.write(b"q1 0 d\xff 1\nq\xff 0 d1 1\n")
         assert read_run(plain)["q1"] == {"d1": 0.5, "d2": 0.25}
         assert read_run(packed)["q1"] == {"d1": 0.5}
         with raises(TrecFormatError, f"{bad}:2: not UTF-8 text (invalid start byte)"):
@@ -106,3 +106,27 @@ def test_files_plain_gzip_and_bad() -> None:
         missing = os.path.join(folder, "missing.run")
         with raises(TrecFormatError, f"{missing}: No such file or directory"):
             read_run(missing)
+
+
+def test_errors_found_after_the_fast_pass_keep_their_line() -> None:
+    # the fast reader checks scores and duplicates per query; the strict re-read locates them
+    lines = ["q1 Q0 d1 1 1 t", "q1 Q0 d2 2 0.5 t", "q2 Q0 d1 1 2 t", "q1 Q0 d2 3 0.1 t"]
+    with raises(TrecFormatError, "<lines>:4: docno 'd2' appears twice for query 'q1'"):
+        read_run(iter(lines))  # a one-shot iterator is kept for the second reading
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "scores.run")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("".join(f"q1 Q0 d{i} {i} {10 - i} t\n" for i in range(5)))
+            handle.write("q1 Q0 d9 9 inf t\n")
+        with raises(TrecFormatError, f"{path}:6: score 'inf' is not a finite number"):
+            read_run(path)
+
+
+def test_run_docnos_are_bytes_like_trec_eval() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "latin1.run")
+        with open(path, "wb") as handle:
+            handle.write(b"q1 Q0 d\xe9 1 1 t\nq1 Q0 e 2 1 t\n")  # a Latin-1 docno
+        run = read_run(path)
+    assert run.raw("q1")[0] == [b"d\xe9", b"e"]
+    assert run["q1"] == {"d\udce9": 1.0, "e": 1.0}  # the str view escapes the odd byte

@@ -18,9 +18,7 @@ def compute(query: Query, args: Args) -> float:
     denominator = min(query.num_nonrel(rel), num_rel)
     nonrel_above = 0
     total = 0.0
-    for label in query.labels:
-        if label < 0:
-            continue
+    for label in query.labels:  # judged retrieved documents, in rank order
         if label < rel:
             nonrel_above += 1
         elif nonrel_above > 0:

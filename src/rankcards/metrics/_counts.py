@@ -13,7 +13,7 @@ def _num_q(query: Query, args: Args) -> float:
 
 def _num_ret(query: Query, args: Args) -> float:
     """Retrieved documents (after the depth cut)."""
-    return float(len(query.labels))
+    return float(query.num_ret)
 
 
 def _num_rel(query: Query, args: Args) -> float:

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Iterable, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from math import isfinite
-from operator import itemgetter
+from itertools import compress
+from math import inf, isfinite, nextafter
 
 from ._measure import MeasureSpec
 from ._parse import parse_measure
-from ._query import NONPOOL, UNJUDGED, Query, level_counts
+from ._query import Query, level_counts
 from ._readers import Qrels, Run
-
-_SCORE = itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -134,10 +133,10 @@ def evaluate(
             raise ValueError("no query appears in both the run and the qrels")
     per_query: dict[str, dict[str, float]] = {}
     args = [spec.args(rel_level) for spec in specs]
-    empty: tuple[list[str], array[float]] = ([], array("d"))
+    empty: tuple[list[bytes], array[float]] = ([], array("d"))
     for qid in qids:
-        docs = ranked.docs(qid) if qid in ranked else empty
-        query = prepare(judged[qid], *docs, depth=depth)
+        docs = ranked.raw(qid) if qid in ranked else empty
+        query = prepare(judged.raw(qid), *docs, depth=depth)
         per_query[qid] = {
             spec.name: spec.measure.compute(query, arg)
             for spec, arg in zip(specs, args, strict=True)
@@ -147,24 +146,47 @@ def evaluate(
 
 
 def prepare(
-    judged: Mapping[str, int], docnos: list[str], scores: Iterable[float], depth: int | None
+    judged: Mapping[bytes, int], docnos: list[bytes], scores: Sequence[float], depth: int | None
 ) -> Query:
-    """Rank one query's documents trec_eval's way and attach their labels.
+    """Rank one query trec_eval's way and keep the ranks of its judged documents.
 
-    Sorts by score descending, ties by docno descending (trec_eval compares docnos with
-    ``strcmp``; Python's code-point order equals UTF-8 byte order), then cuts at ``depth``.
+    ``judged`` holds the non-negative labels. trec_eval sorts by score descending, ties by
+    docno descending (``strcmp``), then cuts at ``depth``. Only judged documents matter to
+    the measures, so instead of sorting every document with its docno we sort the scores
+    alone and place each judged document by counting what ranks above it: documents with a
+    higher score, plus, within a tie, those with a greater docno.
     """
-    by_docno = sorted(zip(docnos, scores, strict=True), reverse=True)
-    by_docno.sort(key=_SCORE, reverse=True)  # stable: equal scores keep docno-descending order
-    if depth is not None:
-        del by_docno[depth:]
-    values = list(judged.values())
-    lookup = judged
-    if values and min(values) < 0:
-        lookup = {docno: label if label >= 0 else UNJUDGED for docno, label in judged.items()}
-    get = lookup.get
-    labels = [get(docno, NONPOOL) for docno, _ in by_docno]
-    return Query(labels, level_counts(values))
+    levels = level_counts(judged.values())
+    total = len(docnos)
+    num_ret = total if depth is None else min(total, depth)
+    values = list(scores)  # box each score once, not in every step below
+    # the judged retrieved documents as (score, docno), filtered in C
+    hits = list(compress(zip(values, docnos, strict=True), map(judged.__contains__, docnos)))
+    if not hits:
+        return Query([], [], num_ret, levels)
+    ordered = sorted(values)
+    placed: list[tuple[int, int]] = []
+    tied: list[tuple[float, bytes]] = []
+    for hit in hits:
+        at_most = bisect_right(ordered, hit[0])  # documents scoring <= this one
+        if at_most - bisect_left(ordered, hit[0]) > 1:
+            tied.append(hit)
+        elif total - at_most < num_ret:
+            placed.append((total - at_most, judged[hit[1]]))
+    if tied:
+        wanted = {hit[0] for hit in tied}
+        # every document with a wanted score, as sorted (score, docno) pairs, filtered in C
+        group = sorted(compress(zip(values, docnos, strict=True), map(wanted.__contains__, values)))
+        for score, docno in tied:
+            # above: higher scores, plus equal scores with a greater docno
+            rank = total - bisect_right(ordered, score)
+            rank += bisect_left(group, (nextafter(score, inf),)) - bisect_right(
+                group, (score, docno)
+            )
+            if rank < num_ret:
+                placed.append((rank, judged[docno]))
+    placed.sort()
+    return Query([rank for rank, _ in placed], [label for _, label in placed], num_ret, levels)
 
 
 def _specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:
@@ -198,20 +220,20 @@ def _aggregate(
 
 def _qrels_from_mapping(qrels: Mapping[str, Mapping[str, int]]) -> Qrels:
     """Accept pytrec_eval-style dicts; labels must be integers."""
-    data: dict[str, dict[str, int]] = {}
+    data: dict[str, dict[bytes, int]] = {}
     for qid, judged in qrels.items():
         for docno, label in judged.items():
             if isinstance(label, bool) or not isinstance(label, int):
                 raise ValueError(
                     f"qrels[{qid!r}][{docno!r}]: relevance must be an integer, got {label!r}"
                 )
-        data[qid] = dict(judged)
+        data[qid] = {docno.encode(): label for docno, label in judged.items()}
     return Qrels(data)
 
 
 def _run_from_mapping(run: Mapping[str, Mapping[str, float]]) -> Run:
     """Accept pytrec_eval-style dicts; scores must be finite numbers."""
-    data: dict[str, tuple[list[str], array[float]]] = {}
+    data: dict[str, tuple[list[bytes], array[float]]] = {}
     for qid, scored in run.items():
         scores = array("d")
         for docno, score in scored.items():
@@ -219,5 +241,5 @@ def _run_from_mapping(run: Mapping[str, Mapping[str, float]]) -> Run:
             if not isfinite(value):
                 raise ValueError(f"run[{qid!r}][{docno!r}]: score must be finite, got {score!r}")
             scores.append(value)
-        data[qid] = (list(scored), scores)
+        data[qid] = ([docno.encode() for docno in scored], scores)
     return Run(data)

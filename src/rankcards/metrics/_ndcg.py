@@ -15,12 +15,12 @@ from ._query import Args, Query
 def compute(query: Query, args: Args) -> float:
     """DCG of the run (top k) divided by the DCG of the ideal ranking (top k); 0 if no gain."""
     k = args.k
-    labels = query.labels
     dcg = 0.0
-    for index in query.positions(1):
-        if k is not None and index >= k:
+    for rank, label in zip(query.ranks, query.labels, strict=True):
+        if k is not None and rank >= k:
             break
-        dcg += labels[index] / log2(index + 2)
+        if label > 0:
+            dcg += label / log2(rank + 2)
     ideal = 0.0
     rank = 0
     levels = query.levels

@@ -1,19 +1,15 @@
 """The prepared per-query structure every measure reads, built once per query.
 
-Following trec_eval's ``form_res_rels``, a query is reduced to the relevance label of each
-retrieved document in rank order plus the number of judged documents at each relevance level.
-All measures are pure functions of this structure, so sorting, qrels look-ups and depth cuts
+Following trec_eval's ``form_res_rels``, a query is reduced to the ranks and labels of its
+judged retrieved documents plus the number of judged documents at each relevance level.
+All measures are pure functions of this structure, so ranking, qrels look-ups and depth cuts
 happen exactly once per query however many measures are asked for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-#: Label of a retrieved document that is absent from the qrels (trec_eval RELVALUE_NONPOOL).
-NONPOOL = -1
-#: Label of a retrieved document judged with a negative value (trec_eval RELVALUE_UNJUDGED).
-UNJUDGED = -2
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,18 +28,21 @@ class Args:
 
 
 class Query:
-    """Labels of the retrieved documents (rank 1 first) and judged counts per level.
+    """One query reduced to what the measures read, as trec_eval's ``form_res_rels`` does.
 
-    ``labels[i]`` is the qrels value (>= 0) of the document at rank ``i + 1``, ``NONPOOL``
-    when it is not in the qrels, ``UNJUDGED`` when its qrels value is negative.
-    ``levels[v]`` counts the documents judged with value ``v`` (>= 0) for the query,
-    retrieved or not.
+    ``ranks`` are the 0-based ranks (ascending) of the retrieved documents judged with a
+    label >= 0, and ``labels`` their labels; unjudged and negatively judged retrieved
+    documents never count as relevant, so they are left out. ``num_ret`` is the number of
+    retrieved documents (after any depth cut); ``levels[v]`` counts the documents judged
+    with value ``v`` (>= 0) for the query, retrieved or not.
     """
 
-    __slots__ = ("_positions", "labels", "levels")
+    __slots__ = ("_positions", "labels", "levels", "num_ret", "ranks")
 
-    def __init__(self, labels: list[int], levels: list[int]) -> None:
+    def __init__(self, ranks: list[int], labels: list[int], num_ret: int, levels: list[int]):
+        self.ranks = ranks
         self.labels = labels
+        self.num_ret = num_ret
         self.levels = levels
         self._positions: dict[int, list[int]] = {}
 
@@ -59,13 +58,14 @@ class Query:
         """0-based ranks of the retrieved documents with label >= ``rel`` (cached per level)."""
         found = self._positions.get(rel)
         if found is None:
-            found = [i for i, label in enumerate(self.labels) if label >= rel]
+            found = [r for r, label in zip(self.ranks, self.labels, strict=True) if label >= rel]
             self._positions[rel] = found
         return found
 
 
-def level_counts(values: list[int]) -> list[int]:
+def level_counts(values: Iterable[int]) -> list[int]:
     """Count judged values per non-negative level; negative values are not judgments."""
+    values = list(values)
     top = max(values, default=-1)
     counts = [0] * (top + 1)
     for value in values:

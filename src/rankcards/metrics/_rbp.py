@@ -17,11 +17,11 @@ def compute(query: Query, args: Args) -> float:
     """(1 - p) * sum over ranks i (from 0) of gain_i * p**i."""
     top = len(query.levels) - 1
     scale = float(top) if top > 1 else 1.0
-    labels = query.labels
     p = args.p
     total = 0.0
-    for index in query.positions(1):
-        total += (labels[index] / scale) * p**index
+    for rank, label in zip(query.ranks, query.labels, strict=True):
+        if label > 0:
+            total += (label / scale) * p**rank
     return (1.0 - p) * total
 
 

@@ -3,21 +3,22 @@
 Formats (trec_eval v10): qrels lines ``qid iter docno rel`` (exactly 4 columns, integer rel);
 run lines ``qid Q0 docno rank score tag`` (at least 6 columns: like trec_eval, the rank and
 anything after the tag are ignored; the score is a finite double). Lines whose first word
-starts with ``#`` and blank lines are skipped. A docno twice for one query and an empty input
-are errors. A path may be gzip-compressed (detected by its magic bytes).
+starts with ``#`` and blank lines are skipped; columns are split on ASCII whitespace, as C's
+``isspace`` does. A docno twice for one query and an empty input are errors. A path may be
+gzip-compressed (recognised by its magic bytes). Text must be UTF-8.
 
-A run is held per query as a list of docnos plus an ``array('d')`` of scores, and qids are
-shared between lines, so a large run costs less memory than the equivalent dict of dicts.
+Speed and memory: a run is read as bytes, each line split once, and per query only the
+docnos (decoded in one call per query) and an ``array('d')`` of scores are kept, which is far
+smaller than a dict of dicts. Checks that cost per line in Python (score syntax, finiteness,
+duplicates, UTF-8) run per query in C; if one fails, the input is read again by a strict
+line-by-line reader that reports the exact line. One-shot iterables are buffered for that.
 """
 
 from __future__ import annotations
 
-import io
 import os
-import re
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from math import isfinite
 from typing import BinaryIO, cast
 
@@ -25,19 +26,38 @@ from ._errors import TrecFormatError
 
 PathOrLines = str | os.PathLike[str] | Iterable[str]
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 _LINES_NAME = "<lines>"
+_RUN_FORM = "expected 6 columns 'qid Q0 docno rank score tag', got {}"
+_QRELS_FORM = "expected 4 columns 'qid iter docno rel', got {}"
+
+Docs = tuple[list[bytes], "array[float]"]
 
 
 class Qrels(Mapping[str, dict[str, int]]):
-    """Relevance judgments: ``qrels[qid][docno] -> int`` label, queries in file order."""
+    """Relevance judgments: ``qrels[qid][docno] -> int`` label, queries in file order.
 
-    def __init__(self, data: dict[str, dict[str, int]], name: str = _LINES_NAME) -> None:
+    Docnos are kept as bytes, as trec_eval compares them; ``qrels[qid]`` decodes a view.
+    """
+
+    def __init__(self, data: dict[str, dict[bytes, int]], name: str = _LINES_NAME) -> None:
         self._data = data
         self.name = name
 
+    def raw(self, qid: str) -> dict[bytes, int]:
+        """Non-negative judgments keyed by docno bytes, the form evaluation compares.
+
+        Negative labels (judged-unjudged) are left out: no measure counts them as relevant.
+        """
+        judged = self._data[qid]
+        if judged and min(judged.values()) < 0:
+            return {docno: label for docno, label in judged.items() if label >= 0}
+        return judged
+
     def __getitem__(self, qid: str) -> dict[str, int]:
-        return self._data[qid]
+        return {d.decode("utf-8", "surrogateescape"): v for d, v in self._data[qid].items()}
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._data
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
@@ -47,17 +67,24 @@ class Qrels(Mapping[str, dict[str, int]]):
 
 
 class Run(Mapping[str, dict[str, float]]):
-    """A ranked run, stored compactly; ``run[qid]`` builds a ``{docno: score}`` dict."""
+    """A run stored compactly; ``run[qid]`` builds a ``{docno: score}`` dict on demand.
 
-    def __init__(
-        self, data: dict[str, tuple[list[str], array[float]]], name: str = _LINES_NAME
-    ) -> None:
+    Docnos are kept as the file's bytes: smaller than ``str``, and trec_eval itself orders
+    ties with ``strcmp`` on bytes. Like trec_eval, a run's docnos need not be UTF-8.
+    """
+
+    def __init__(self, data: dict[str, Docs], name: str = _LINES_NAME) -> None:
         self._data = data
         self.name = name
 
     def __getitem__(self, qid: str) -> dict[str, float]:
         docnos, scores = self._data[qid]
-        return dict(zip(docnos, scores, strict=True))
+        return {
+            d.decode("utf-8", "surrogateescape"): s for d, s in zip(docnos, scores, strict=True)
+        }
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._data
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
@@ -65,9 +92,13 @@ class Run(Mapping[str, dict[str, float]]):
     def __len__(self) -> int:
         return len(self._data)
 
-    def docs(self, qid: str) -> tuple[list[str], array[float]]:
-        """Docnos and scores of one query in file order, without copying."""
+    def raw(self, qid: str) -> Docs:
+        """Docnos (bytes) and scores of one query in file order, without copying."""
         return self._data[qid]
+
+
+class _Fallback(Exception):
+    """The fast run reader met something unusual: the strict reader will say what."""
 
 
 def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
@@ -82,7 +113,7 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
 
     Raises:
         TrecFormatError: wrong column count, non-integer relevance, a docno twice for one
-            query, or no judgments at all; ``.path`` and ``.line`` locate the problem.
+            query, not UTF-8, or no judgments at all; ``.path`` and ``.line`` locate it.
 
     Reference:
         trec_eval v10.0, ``get_qrels.c``.
@@ -93,34 +124,49 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
         {'d1': 1, 'd2': 0}
     """
     label = _name(source, name)
-    data: dict[str, dict[str, int]] = {}
-    number = 0
+    data: dict[str, dict[bytes, int]] = {}
     try:
-        with _lines(source, label) as lines:
-            for number, line in enumerate(lines, 1):
-                parts = line.split()
-                if not parts or parts[0].startswith("#"):
-                    continue
-                if len(parts) != 4:
-                    raise TrecFormatError(
-                        label, number, f"expected 4 columns 'qid iter docno rel', got {len(parts)}"
-                    )
-                qid, _, docno, rel = parts
-                if not _INTEGER.fullmatch(rel):
-                    raise TrecFormatError(label, number, f"relevance {rel!r} is not an integer")
-                judged = data.get(qid)
-                if judged is None:
-                    judged = data[qid] = {}
-                elif docno in judged:
-                    raise TrecFormatError(
-                        label, number, f"docno {docno!r} appears twice for query {qid!r}"
-                    )
-                judged[docno] = int(rel)
-    except (UnicodeDecodeError, OSError, EOFError) as error:
-        raise _unreadable(source, label, number + 1, error) from None
+        _read_qrels_lines(source, label, data)
+    except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
+        raise TrecFormatError(label, None, f"cannot read: {error}") from None
     if not data:
         raise TrecFormatError(label, None, "empty qrels: no judgment lines")
     return Qrels(data, label)
+
+
+def _read_qrels_lines(source: PathOrLines, label: str, data: dict[str, dict[bytes, int]]) -> None:
+    """Fill ``data`` from qrels lines, raising at the first bad line."""
+    current = b""
+    judged: dict[bytes, int] = {}
+    with _Source(source, label) as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                raw_qid, _, docno, rel = line.split()
+            except ValueError:  # not 4 columns: blank, comment, or an error
+                parts = line.split()
+                if not parts or parts[0].startswith(b"#"):
+                    continue
+                raise TrecFormatError(label, number, _QRELS_FORM.format(len(parts))) from None
+            if raw_qid != current:
+                if raw_qid.startswith(b"#"):
+                    continue
+                try:
+                    qid = raw_qid.decode()
+                except UnicodeDecodeError as error:
+                    raise TrecFormatError(
+                        label, number, f"not UTF-8 text ({error.reason})"
+                    ) from None
+                current = raw_qid
+                judged = data.setdefault(qid, {})
+            if not rel.isdigit() and not (rel[:1] in (b"-", b"+") and rel[1:].isdigit()):
+                raise TrecFormatError(label, number, f"relevance {_text(rel)!r} is not an integer")
+            if docno in judged:
+                raise TrecFormatError(
+                    label,
+                    number,
+                    f"docno {_text(docno)!r} appears twice for query {raw_qid.decode()!r}",
+                )
+            judged[docno] = int(rel)
 
 
 def read_run(source: PathOrLines, name: str | None = None) -> Run:
@@ -136,7 +182,8 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
 
     Raises:
         TrecFormatError: fewer than 6 columns, a score that is not a finite number, a docno
-            twice for one query, or no result lines; ``.path`` and ``.line`` locate it.
+            twice for one query, not UTF-8, or no result lines; ``.path`` and ``.line``
+            locate the problem.
 
     Reference:
         trec_eval v10.0, ``get_trec_results.c``.
@@ -147,59 +194,108 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
         {'d1': 0.5, 'd2': 0.9}
     """
     label = _name(source, name)
-    data: dict[str, tuple[list[str], array[float]]] = {}
-    current = ""
-    seen: set[str] = set()
-    docnos: list[str] = []
-    scores: array[float] = array("d")
-    number = 0
+    if not isinstance(source, (str, os.PathLike, Sequence)):
+        source = list(source)  # one-shot iterable: keep it for a second, strict reading
     try:
-        with _lines(source, label) as lines:
-            for number, line in enumerate(lines, 1):
-                parts = line.split()
-                if len(parts) != 6:
-                    if not parts or parts[0].startswith("#"):
-                        continue
-                    if len(parts) < 6:
-                        raise TrecFormatError(
-                            label,
-                            number,
-                            f"expected 6 columns 'qid Q0 docno rank score tag', got {len(parts)}",
-                        )
-                qid = parts[0]
-                if qid != current:
-                    if qid.startswith("#"):
-                        continue
-                    entry = data.get(qid)
-                    if entry is None:
-                        entry = data[qid] = ([], array("d"))
-                    docnos, scores = entry
-                    seen = set(docnos)
-                    current = qid
-                docno = parts[2]
-                score_text = parts[4]
-                try:
-                    score = float(score_text)
-                except ValueError:
-                    raise TrecFormatError(
-                        label, number, f"score {score_text!r} is not a number"
-                    ) from None
-                if not isfinite(score) or "_" in score_text:
-                    raise TrecFormatError(
-                        label, number, f"score {score_text!r} is not a finite number"
-                    )
-                if docno in seen:
-                    raise TrecFormatError(
-                        label, number, f"docno {docno!r} appears twice for query {qid!r}"
-                    )
-                seen.add(docno)
-                docnos.append(docno)
-                scores.append(score)
-    except (UnicodeDecodeError, OSError, EOFError) as error:
-        raise _unreadable(source, label, number + 1, error) from None
+        try:
+            with _Source(source, label) as lines:
+                data = _fast_run(lines)
+        except _Fallback:
+            with _Source(source, label) as lines:
+                data = _strict_run(lines, label)
+    except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
+        raise TrecFormatError(label, None, f"cannot read: {error}") from None
     if not data:
         raise TrecFormatError(label, None, "empty run: no result lines")
     return Run(data, label)
+
+
+def _fast_run(lines: Iterable[bytes]) -> dict[str, Docs]:
+    """Read a well-formed run with the least work per line; raise _Fallback on anything odd."""
+    data: dict[str, Docs] = {}
+    pending: list[bytes] = []  # score texts of the current query, parsed in one go
+    add_score = pending.append
+    scores: array[float] = array("d")
+    docnos: list[bytes] = []
+    add_doc = docnos.append
+    current = b""
+    for line in lines:
+        try:
+            qid, _, docno, _, score, _ = line.split()
+        except ValueError:  # not 6 columns: blank, comment, extra columns, or an error
+            parts = line.split()
+            if not parts or parts[0].startswith(b"#"):
+                continue
+            if len(parts) < 6:
+                raise _Fallback from None
+            qid, docno, score = parts[0], parts[2], parts[4]
+        if qid != current:
+            if qid.startswith(b"#"):
+                continue
+            _parse_scores(pending, scores)
+            current = qid
+            try:
+                entry = data.setdefault(qid.decode(), ([], array("d")))
+            except UnicodeDecodeError:
+                raise _Fallback from None
+            docnos, scores = entry
+            add_doc = docnos.append
+        add_doc(docno)
+        add_score(score)
+    _parse_scores(pending, scores)
+    for docnos, scores in data.values():
+        if len(set(docnos)) != len(docnos):
+            raise _Fallback
+        # a non-finite score makes the sum non-finite; a finite sum may overflow, so confirm
+        if not isfinite(sum(scores)) and not all(map(isfinite, scores)):
+            raise _Fallback
+    return data
+
+
+def _parse_scores(texts: list[bytes], scores: array[float]) -> None:
+    """Parse one query's pending score texts into its array, in C; then empty the list."""
+    if b"_" in b"".join(texts):  # float() accepts 1_0; trec_eval's atof reads it as 1
+        raise _Fallback
+    try:
+        scores.extend(map(float, texts))
+    except ValueError:
+        raise _Fallback from None
+    texts.clear()
+
+
+def _strict_run(lines: Iterable[bytes], label: str) -> dict[str, Docs]:
+    """Line-by-line reading with every check, raising at the first bad line."""
+    data: dict[str, Docs] = {}
+    seen: dict[str, set[bytes]] = {}
+    for number, line in enumerate(lines, 1):
+        parts = line.split()
+        if not parts or parts[0].startswith(b"#"):
+            continue
+        if len(parts) < 6:
+            raise TrecFormatError(label, number, _RUN_FORM.format(len(parts)))
+        try:
+            qid = parts[0].decode()
+        except UnicodeDecodeError as error:
+            raise TrecFormatError(label, number, f"not UTF-8 text ({error.reason})") from None
+        docno, score_text = parts[2], _text(parts[4])
+        try:
+            score = float(score_text)
+        except ValueError:
+            raise TrecFormatError(label, number, f"score {score_text!r} is not a number") from None
+        if not isfinite(score) or "_" in score_text:
+            raise TrecFormatError(label, number, f"score {score_text!r} is not a finite number")
+        docnos = seen.setdefault(qid, set())
+        if docno in docnos:
+            raise TrecFormatError(
+                label, number, f"docno {_text(docno)!r} appears twice for query {qid!r}"
+            )
+        docnos.add(docno)
+        entry = data.get(qid)
+        if entry is None:
+            entry = data[qid] = ([], array("d"))
+        entry[0].append(docno)
+        entry[1].append(score)
+    return data
 
 
 def _name(source: PathOrLines, name: str | None) -> str:
@@ -211,18 +307,32 @@ def _name(source: PathOrLines, name: str | None) -> str:
     return _LINES_NAME
 
 
-@contextmanager
-def _lines(source: PathOrLines, label: str) -> Iterator[Iterable[str]]:
-    """Open a path as UTF-8 text (gunzipped when needed) or pass lines through."""
-    if not isinstance(source, (str, os.PathLike)):
-        yield source
-        return
-    try:
-        raw = _open_bytes(source)
-    except OSError as error:
-        raise TrecFormatError(label, None, error.strerror or str(error)) from None
-    with io.TextIOWrapper(raw, encoding="utf-8") as text:
-        yield text
+def _text(raw: bytes) -> str:
+    """A token for an error message, readable even when it is not UTF-8."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
+class _Source:
+    """Context manager yielding the input as byte lines: a file (gunzipped) or given lines."""
+
+    def __init__(self, source: PathOrLines, label: str) -> None:
+        self._source = source
+        self._label = label
+        self._handle: BinaryIO | None = None
+
+    def __enter__(self) -> Iterator[bytes]:
+        source = self._source
+        if not isinstance(source, (str, os.PathLike)):
+            return _encoded(source, self._label)
+        try:
+            self._handle = _open_bytes(source)
+        except OSError as error:
+            raise TrecFormatError(self._label, None, error.strerror or str(error)) from None
+        return iter(self._handle)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._handle is not None:
+            self._handle.close()
 
 
 def _open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
@@ -236,22 +346,10 @@ def _open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
     return open(path, "rb")
 
 
-def _unreadable(source: PathOrLines, label: str, line: int, error: Exception) -> TrecFormatError:
-    """A decoding or I/O failure while reading, located at the offending line."""
-    if isinstance(error, UnicodeDecodeError):
-        if isinstance(source, (str, os.PathLike)):
-            # text files decode in blocks, so the failing block's line count is not exact
-            line = _first_undecodable_line(source) or line
-        return TrecFormatError(label, line, f"not UTF-8 text ({error.reason})")
-    return TrecFormatError(label, line, f"cannot read: {error}")
-
-
-def _first_undecodable_line(path: str | os.PathLike[str]) -> int | None:
-    """Re-read a file as bytes (error path only) to find the first line that is not UTF-8."""
-    with _open_bytes(path) as handle:
-        for number, raw in enumerate(handle, 1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError:
-                return number
-    return None
+def _encoded(lines: Iterable[str], label: str) -> Iterator[bytes]:
+    """Given text lines as UTF-8 bytes, the form both readers work on."""
+    for number, line in enumerate(lines, 1):
+        try:
+            yield line.encode()
+        except UnicodeEncodeError as error:
+            raise TrecFormatError(label, number, f"not UTF-8 text ({error.reason})") from None

@@ -11,7 +11,7 @@ from ._query import Args, Query
 def compute(query: Query, args: Args) -> float:
     """Relevant documents in the top R divided by R (0 when R is 0 or nothing was retrieved)."""
     num_rel = query.num_rel(args.rel)
-    if min(num_rel, len(query.labels)) == 0:
+    if min(num_rel, query.num_ret) == 0:
         return 0.0
     return bisect_left(query.positions(args.rel), num_rel) / num_rel
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
 from . import _ap, _ndcg, _p, _recall, _rr, _success
-from ._query import NONPOOL, UNJUDGED, Args, Query, level_counts
+from ._query import Args, Query, level_counts
 
 Ranking = Sequence[str]
 _J = TypeVar("_J")
@@ -377,17 +377,19 @@ def _checked(ranking: Ranking) -> Ranking:
 def _binary(ranking: Ranking, relevant: Collection[str]) -> Query:
     """Binary judgments: relevant documents get label 1, the rest are unjudged."""
     relevant = set(relevant)
-    labels = [1 if doc in relevant else NONPOOL for doc in _checked(ranking)]
-    return Query(labels, [0, len(relevant)])
+    ranks = [rank for rank, doc in enumerate(_checked(ranking)) if doc in relevant]
+    return Query(ranks, [1] * len(ranks), len(ranking), [0, len(relevant)])
 
 
 def _graded(ranking: Ranking, gains: Mapping[str, int]) -> Query:
-    """Graded judgments: labels are the integer gains; negative means judged-unjudged."""
+    """Graded judgments: labels are the integer gains; negative ones count as unjudged."""
     for doc, gain in gains.items():
         if isinstance(gain, bool) or not isinstance(gain, int):
             raise ValueError(f"gain of {doc!r} must be an integer label, got {gain!r}")
-    labels = []
-    for doc in _checked(ranking):
+    ranks, labels = [], []
+    for rank, doc in enumerate(_checked(ranking)):
         label = gains.get(doc)
-        labels.append(NONPOOL if label is None else label if label >= 0 else UNJUDGED)
-    return Query(labels, level_counts(list(gains.values())))
+        if label is not None and label >= 0:
+            ranks.append(rank)
+            labels.append(label)
+    return Query(ranks, labels, len(ranking), level_counts(gains.values()))
