@@ -1,0 +1,135 @@
+"""The MRR demo in real Chromium: every displayed number is what rankcards.metrics computes.
+
+The page's state is read from the demo itself (its JSON state script), the same action is applied
+in Python, and the displayed ``data-value`` of each RR and of the MRR must equal the module's
+value exactly (the repr of the float travels through ``data-value``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+DEMO = "section[data-rc-demo]"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+
+
+def _expected(state: dict[str, Any]) -> dict[str, float]:
+    k = state["k"]
+    rankings = [item["ranking"][:k] for item in state["queries"]]
+    relevant = [set(item["relevant"]) for item in state["queries"]]
+    values = {
+        f"RR:{item['query']}": reciprocal_rank(ranking, rel)
+        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True)
+    }
+    values["MRR"] = mean_reciprocal_rank(rankings, relevant)
+    return values
+
+
+def _shown(page: Any) -> dict[str, float]:
+    pairs = page.eval_on_selector_all(
+        f"{DEMO} [data-rc-view] [data-metric]",
+        "els => els.map(e => [e.dataset.metric, e.dataset.value])",
+    )
+    return {name: float(value) for name, value in pairs if not name.startswith("rank:")}
+
+
+def _open(page: Any, base: str, lang: str = "en") -> dict[str, Any]:
+    page.goto(f"{base}{lang}/mrr/")
+    state = json.loads(page.text_content(f"{DEMO} script[data-rc-state]"))
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
+    return state
+
+
+def _after(page: Any, act: Any) -> None:
+    """Run ``act`` and wait for the recomputed view (the demo's ``rankcards:demo`` event)."""
+    page.evaluate(  # a function returning nothing: evaluating the promise itself would wait
+        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
+        ".addEventListener('rankcards:demo', r, {once: true})); }"
+    )
+    act()
+    page.wait_for_function("window.__updated.then(() => true)")
+
+
+def test_prerendered_view_already_shows_the_module_numbers(page, site_server):
+    page.route("**/pyodide/**", lambda route: route.abort())  # no runtime at all
+    page.goto(f"{site_server}en/mrr/")
+    state = json.loads(page.text_content(f"{DEMO} script[data-rc-state]"))
+    assert _shown(page) == _expected(state)
+
+
+def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(page, site_server):
+    state = _open(page, site_server)
+    assert _shown(page) == _expected(state)
+    first = state["queries"][0]
+    doc = first["ranking"][0]
+    button = page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="{doc}"] [data-rc-doc]')
+    was_relevant = doc in first["relevant"]
+    assert button.get_attribute("aria-pressed") == json.dumps(was_relevant)
+    _after(page, button.click)
+    if was_relevant:
+        first["relevant"].remove(doc)
+    else:
+        first["relevant"].append(doc)
+    shown = _shown(page)
+    assert shown == _expected(state)
+    if not was_relevant:
+        assert shown[f"RR:{first['query']}"] == 1.0
+    assert button.get_attribute("aria-pressed") == json.dumps(not was_relevant)
+    mrr = page.text_content(f'{DEMO} [data-metric="MRR"]')
+    assert mrr in page.text_content(f"{DEMO} [data-rc-demo-status]")
+    assert page.console_errors == []
+
+
+def test_keyboard_moves_marks_and_slides(page, site_server):
+    state = _open(page, site_server, "es")
+    second = state["queries"][1]
+    doc = second["ranking"][-1]
+    item = f'{DEMO} [data-rc-list="1"] li[data-doc="{doc}"] [data-rc-doc]'
+    page.focus(item)
+    _after(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+    second["ranking"].insert(-1, second["ranking"].pop())
+    order = page.eval_on_selector_all(
+        f'{DEMO} [data-rc-list="1"] li', "els => els.map(e => e.dataset.doc)"
+    )
+    assert order == second["ranking"]
+    assert page.evaluate("document.activeElement.closest('li').dataset.doc") == doc  # focus kept
+    _after(page, lambda: page.keyboard.press("Space"))  # mark it relevant (or not)
+    if doc in second["relevant"]:
+        second["relevant"].remove(doc)
+    else:
+        second["relevant"].append(doc)
+    assert _shown(page) == _expected(state)
+
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    slider.focus()
+    _after(page, lambda: page.keyboard.press("Home"))  # k = min
+    state["k"] = int(slider.get_attribute("min"))
+    assert _shown(page) == _expected(state)
+    assert page.text_content(f"{DEMO} [data-rc-shown]") == str(state["k"])
+    assert f"MRR@{state['k']} = (" in page.text_content(f"{DEMO} .rc-formula")
+    assert page.console_errors == []
+
+
+def test_move_buttons_reorder_and_controls_are_labelled(page, site_server):
+    state = _open(page, site_server)
+    third = state["queries"][2]
+    doc = third["ranking"][0]
+    down = page.locator(f'{DEMO} [data-rc-list="2"] li[data-doc="{doc}"] [data-rc-delta="1"]')
+    assert down.get_attribute("aria-label") == f"Move down {doc}"
+    _after(page, down.click)
+    third["ranking"][0], third["ranking"][1] = third["ranking"][1], third["ranking"][0]
+    assert _shown(page) == _expected(state)
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    label = slider.evaluate("e => e.labels[0].textContent.trim()")
+    assert label and page.get_by_role("slider", name=label).count() == 1
+    legend = page.text_content(f"{DEMO} fieldset legend").strip()
+    assert page.get_by_role("group", name=legend).count() == 1
