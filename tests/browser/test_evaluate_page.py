@@ -1,0 +1,144 @@
+"""The "Evaluate your own run" page in real Chromium: trec_eval's reference files give out.test,
+reader errors name their line, sorting and downloads work, and no request carries the data."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rankcards.metrics import MeasureError, parse_measure
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval"
+ROOT = "[data-rc-evaluate]"
+TREC_NAMES = {
+    "num_q": "num_q",
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
+    "map": "AP",
+    "recip_rank": "RR",
+    "Rprec": "Rprec",
+    "bpref": "bpref",
+    **{f"P_{k}": f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
+}
+needs_reference = pytest.mark.skipif(
+    not REFERENCE.is_dir(), reason=f"trec_eval reference data absent: {REFERENCE}"
+)
+
+
+def _supported(name: str) -> bool:
+    try:
+        parse_measure(name)
+    except MeasureError:
+        return False
+    return True
+
+
+def _out_test() -> dict[str, str]:
+    expected = {}
+    for line in (REFERENCE / "out.test").read_text(encoding="utf-8").splitlines():
+        trec_name, qid, value = line.split()
+        ours = TREC_NAMES.get(trec_name)
+        if qid == "all" and ours and _supported(ours):
+            expected[ours] = value
+    return expected
+
+
+def _evaluate(page: Any, state: str = "done") -> None:
+    page.click("[data-rc-evaluate-button]")
+    page.wait_for_function(
+        f"document.querySelector('{ROOT}').dataset.rcState === '{state}'", timeout=60_000
+    )
+
+
+@needs_reference
+def test_reference_files_give_out_test_and_nothing_leaves_the_browser(page, site_server):
+    page.goto(f"{site_server}en/evaluate/")
+    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=60_000)
+    qrels = (REFERENCE / "qrels.test").read_bytes()
+    run = (REFERENCE / "results.test").read_bytes()
+    requests: list[Any] = []
+    page.on("request", lambda request: requests.append(request))
+    gz = {"name": "qrels.test.gz", "mimeType": "application/gzip", "buffer": gzip.compress(qrels)}
+    page.set_input_files('[data-rc-file="qrels"]', files=[gz])  # inflated in the page
+    page.set_input_files('[data-rc-file="run"]', REFERENCE / "results.test")
+    page.wait_for_function(
+        "document.querySelector('[data-rc-loaded=\"qrels\"]').textContent.includes('lines')"
+    )
+    expected = _out_test()
+    assert {"AP", "RR", "P@5", "num_q"} <= set(expected)
+    page.fill("[data-rc-measures]", " ".join(expected))
+    _evaluate(page)
+    shown = dict(
+        page.eval_on_selector_all(
+            "tr.rc-eval-all td", "els => els.map(e => [e.dataset.measure, e.textContent])"
+        )
+    )
+    assert shown == expected
+    qids = page.eval_on_selector_all("tbody tr", "els => els.map(e => e.dataset.qid)")
+    assert qids == ["all", "301", "302", "303"]
+    # Nothing that was read goes over the network: no request after the files were chosen
+    # carries a body or any docno of the files.
+    sample = [b"FR940202-2-00150", qrels.split()[2]]
+    for request in requests:
+        assert request.post_data_buffer is None, request.url
+        assert not any(token.decode() in request.url for token in sample), request.url
+    assert run.split()[2] == b"FR940202-2-00150"
+    assert page.console_errors == []
+
+
+def test_sorting_and_downloads(page, site_server):
+    page.goto(f"{site_server}es/evaluate/")
+    page.fill('[data-rc-text="qrels"]', "q1 0 a 1\nq2 0 b 1\nq3 0 c 1\n")
+    page.fill(
+        '[data-rc-text="run"]',
+        "q1 Q0 x 1 3 t\nq1 Q0 a 2 2 t\nq2 Q0 b 1 1 t\nq3 Q0 y 1 5 t\nq3 Q0 z 2 4 t\n"
+        "q3 Q0 c 3 3 t\n",
+    )
+    page.fill("[data-rc-measures]", "RR P@1")
+    _evaluate(page)
+    rows = "els => els.map(e => e.dataset.qid)"
+    assert page.eval_on_selector_all("tbody tr", rows) == ["all", "q1", "q2", "q3"]
+    header = page.locator("thead th").nth(1)
+    assert header.get_attribute("aria-sort") == "none"
+    page.get_by_role("button", name="Ordenar por RR").click()
+    assert page.eval_on_selector_all("tbody tr", rows) == ["all", "q2", "q1", "q3"]
+    assert header.get_attribute("aria-sort") == "descending"
+    page.get_by_role("button", name="Ordenar por RR").click()
+    assert page.eval_on_selector_all("tbody tr", rows) == ["all", "q3", "q1", "q2"]
+    assert header.get_attribute("aria-sort") == "ascending"
+
+    with page.expect_download() as info:
+        page.click('[data-rc-download="csv"]')
+    table = list(csv.reader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8"))))
+    assert table[0] == ["qid", "RR", "P@1"]
+    assert table[1] == ["all", repr((1 / 2 + 1 + 1 / 3) / 3), repr(1 / 3)]
+    assert table[2:] == [["q1", "0.5", "0"], ["q2", "1", "1"], ["q3", repr(1 / 3), "0"]]
+    with page.expect_download() as info:
+        page.click('[data-rc-download="json"]')
+    document = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert document["measures"] == ["RR", "P@1"]
+    assert document["rows"][3] == {"qid": "q3", "values": [1 / 3, 0.0]}
+
+
+def test_reader_errors_name_file_and_line(page, site_server):
+    page.goto(f"{site_server}en/evaluate/")
+    page.fill('[data-rc-text="qrels"]', "q1 0 a 1\n")
+    _evaluate(page, "error")  # no run yet
+    assert page.text_content("[data-rc-eval-errors]") == "The qrels or the run is missing."
+    bad = {"name": "my.run", "mimeType": "text/plain", "buffer": b"q1 Q0 a 1 1 t\nq1 Q0 b 2\n"}
+    page.set_input_files('[data-rc-file="run"]', files=[bad])
+    page.wait_for_function("document.querySelector('[data-rc-loaded=\"run\"]').textContent")
+    _evaluate(page, "error")
+    message = page.text_content("[data-rc-eval-errors]")
+    assert message.startswith("my.run:2: "), message
+    assert page.get_by_role("alert").count() == 1
+    assert page.locator("[data-rc-eval-results]").is_hidden()
