@@ -1,0 +1,253 @@
+"""How fast the page's Python is, against a bare page booting the stock npm Pyodide.
+
+Run by hand (needs a built site and Chromium; not a test, nothing is asserted):
+
+    .venv/bin/mkdocs build && .venv/bin/python bench/browser_boot.py [--site site] [--runs 3]
+
+Everything is measured in the same Chromium, from the navigation start, median of ``--runs``:
+
+* ``bare``: a page importing ``pyodide.mjs`` from ``node_modules/pyodide`` and calling
+  ``loadPyodide()`` with default options, until it returns;
+* ``cold``: a card page in a fresh browser context until its demo shows a view computed by
+  Python in the worker (the first ``rankcards:demo`` event) — target <= 0.5x bare;
+* ``warm``: the same page again in the same context (HTTP cache, compiled wasm cache) — <= 0.25x;
+* ``long tasks``: main-thread long tasks (PerformanceObserver ``longtask``) between navigation
+  and ``cold`` — <= 100 ms in total;
+* ``instant nav``: from a click on a link to another card (Material's instant navigation) to its
+  example live (editor mounted, a Python round trip done) and to its demo view recomputed by
+  Python — <= 300 ms;
+* ``before runtime``: bytes (gzip-compressed, as a static host serves them) of every response
+  requested before the first runtime download (Pyodide files or the rankcards archive) — <= 300 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+LAUNCH_ARGS += ["--disable-component-update", "--disable-sync", "--no-first-run"]
+
+BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare pyodide</title>
+<script type="module">
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+const pyodide = await loadPyodide();
+window.bareReady = performance.now();
+window.bareVersion = pyodide.runPython("import sys; sys.version.split()[0]");
+</script>"""
+
+# Installed before any page script: records main-thread long tasks and the time (ms since the
+# navigation start) of each demo view recomputed by Python (demo.js's `rankcards:demo` event,
+# caught in the capture phase; a demo primes its view as soon as the runtime is ready).
+PROBE = """
+window.rcLongTasks = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) rcLongTasks.push([entry.startTime, entry.duration]);
+}).observe({ type: "longtask", buffered: true });
+window.rcDemoTimes = [];
+window.addEventListener("rankcards:runtime", (event) => {
+  if (event.detail.state === "ready") window.rcReady ??= performance.now();
+});
+window.addEventListener("rankcards:demo", () => rcDemoTimes.push(performance.now()), true);
+"""
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+    }
+
+    def do_GET(self) -> None:
+        """Serve the sitemap with ``site_url`` replaced by this server (as the tests' server
+        does), so that Material's instant navigation intercepts links on 127.0.0.1."""
+        if self.path.split("?")[0] != "/sitemap.xml":
+            super().do_GET()
+            return
+        text = (Path(self.directory) / "sitemap.xml").read_text(encoding="utf-8")
+        match = re.search(r"<loc>([^<]+)</loc>", text)
+        if match:
+            text = text.replace(match.group(1), f"http://{self.headers['Host']}/")
+        body = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+def _serve(directory: Path) -> str:
+    handler = functools.partial(_Handler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/"
+
+
+def _chromium() -> str:
+    for candidate in (os.environ.get("RANKCARDS_CHROMIUM"), "chromium", "chromium-browser"):
+        found = candidate and (shutil.which(candidate) or candidate)
+        if found and Path(found).exists():
+            return found
+    sys.exit("browser_boot: no Chromium (set RANKCARDS_CHROMIUM)")
+
+
+def _card_with_demo(site: Path) -> tuple[str, list[str]]:
+    pages = sorted(
+        p.parent.relative_to(site).as_posix() + "/"
+        for p in site.glob("en/*/index.html")
+        if "data-rc-demo" in p.read_text(encoding="utf-8")
+    )
+    if len(pages) < 2:
+        sys.exit(f"browser_boot: {site} needs two English card pages with a demo")
+    return pages[0], pages[1:]
+
+
+def _bare(browser: Any, base: str) -> float:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "bare/")
+    page.wait_for_function("window.bareReady !== undefined", timeout=120_000)
+    elapsed = float(page.evaluate("bareReady"))
+    context.close()
+    return elapsed
+
+
+def _visit(page: Any, url: str) -> tuple[float, float, float]:
+    """Open ``url``, bring the demo into view; -> (ms to runtime ready, ms to a Python-computed
+    demo view, long-task ms before that)."""
+    page.goto(url)
+    page.locator("section[data-rc-demo]").first.scroll_into_view_if_needed()
+    page.wait_for_function("rcDemoTimes.length > 0", timeout=120_000)
+    interactive = float(page.evaluate("rcDemoTimes[0]"))
+    tasks = page.evaluate("rcLongTasks")
+    if os.environ.get("BENCH_VERBOSE"):
+        print("long tasks", tasks, file=sys.stderr)
+    return float(page.evaluate("rcReady")), interactive, sum(d for s, d in tasks if s < interactive)
+
+
+def _instant(page: Any, base: str, targets: list[str]) -> tuple[float, float]:
+    """Click a link to another card -> (ms until its example is live: editor mounted and a
+    Python round trip done; ms until its demo view is recomputed by Python, NaN if never)."""
+    links = page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")
+    target = next((link for link in links if link.removeprefix(base) in targets), None)
+    if target is None:
+        return float("nan"), float("nan")
+    times = page.evaluate(
+        """async (target) => {
+            const url = new URL("/assets/rankcards/runtime.js", location.href);
+            const { runtime } = await import(url);
+            const old = document.querySelector("[data-rc-example]");
+            const seen = rcDemoTimes.length;
+            const started = performance.now();
+            const links = [...document.querySelectorAll(".md-content a")];
+            links.find((a) => a.href === target).click();
+            const sleep = () => new Promise((resolve) => setTimeout(resolve, 2));
+            const fresh = () => document.querySelector("[data-rc-example][data-rc-enhanced]");
+            while (location.href !== target || !fresh() || fresh() === old) {
+                if (performance.now() - started > 10_000) throw new Error(`no ${target}`);
+                await sleep();
+            }
+            await runtime.run("");
+            const example = performance.now() - started;
+            const late = () => performance.now() - started > 3_000;
+            while (rcDemoTimes.length === seen && !late()) await sleep();
+            const demo = rcDemoTimes.length > seen ? rcDemoTimes[seen] - started : null;
+            return [example, demo];
+        }""",
+        target,
+    )
+    return float(times[0]), float("nan") if times[1] is None else float(times[1])
+
+
+def _bytes_before_runtime(browser: Any, url: str) -> int:
+    context = browser.new_context()
+    page = context.new_page()
+    seen: list[Any] = []
+    context.on("request", lambda request: seen.append(request))
+    page.goto(url)
+    page.locator("section[data-rc-demo]").first.scroll_into_view_if_needed()
+    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=120_000)
+    total = 0
+    for request in seen:
+        if "/assets/pyodide/" in request.url or "/assets/rankcards/rankcards-" in request.url:
+            break
+        response = request.response()
+        if response is not None and request.url.startswith(url.split("/en/")[0]):
+            total += len(gzip.compress(response.body())) + 300  # + headers, roughly
+    context.close()
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not (args.site / "assets/rankcards/config.js").is_file():
+        sys.exit(f"browser_boot: {args.site} is not a built site (run `mkdocs build`)")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "bare").mkdir()
+        (root / "bare/index.html").write_text(BARE_PAGE, encoding="utf-8")
+        (root / "bare/pyodide").symlink_to(ROOT / "node_modules/pyodide")
+        for entry in args.site.iterdir():
+            (root / entry.name).symlink_to(entry.resolve())
+        base = _serve(root)
+        card, others = _card_with_demo(args.site)
+        keys = ("bare", "cold_ready", "cold", "warm_ready", "warm", "long", "nav", "nav_demo")
+        rows: dict[str, list[float]] = {key: [] for key in keys}
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
+            for _ in range(args.runs):
+                rows["bare"].append(_bare(browser, base))
+                context = browser.new_context()
+                context.add_init_script(PROBE)
+                page = context.new_page()
+                cold_ready, cold, long_tasks = _visit(page, base + card)
+                rows["cold_ready"].append(cold_ready)
+                rows["cold"].append(cold)
+                rows["long"].append(long_tasks)
+                nav, nav_demo = _instant(page, base, others)
+                rows["nav"].append(nav)
+                rows["nav_demo"].append(nav_demo)
+                warm_ready, warm, _ = _visit(page, base + card)
+                rows["warm_ready"].append(warm_ready)
+                rows["warm"].append(warm)
+                context.close()
+            before = _bytes_before_runtime(browser, base + card)
+            browser.close()
+    median = {key: statistics.median(values) for key, values in rows.items()}
+    bare = median["bare"]
+    print(f"page: {card}   runs: {args.runs} (median)")
+    print(f"bare stock Pyodide boot        {bare:7.0f} ms")
+    for visit in ("cold", "warm"):
+        ready, value = median[f"{visit}_ready"], median[visit]
+        print(f"{visit} card -> runtime ready      {ready:7.0f} ms  {ready / bare:.2f}x")
+        print(f"{visit} card -> demo value         {value:7.0f} ms  {value / bare:.2f}x")
+    print(f"main-thread long tasks (cold)  {median['long']:7.0f} ms")
+    print(f"instant nav -> example live    {median['nav']:7.0f} ms")
+    print(f"instant nav -> demo value      {median['nav_demo']:7.0f} ms")
+    print(f"bytes before runtime download  {before / 1024:7.0f} KB (gzip)")
+
+
+if __name__ == "__main__":
+    main()
