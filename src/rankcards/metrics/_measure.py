@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from ._query import Args, Query
@@ -89,7 +90,7 @@ class MeasureSpec:
     k: int | None
     params: tuple[tuple[str, int | float], ...]
 
-    @property
+    @cached_property
     def name(self) -> str:
         """Canonical name: ``Name(param=value,...)@k`` with defaults left out."""
         shown = dict(self.params)
