@@ -30,7 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default: {' '.join(DEFAULT_MEASURES)})",
     )
     parser.add_argument(
-        "-q", "--per-query", action="store_true", help="also print one value per query"
+        "-q",
+        "--per-query",
+        action="store_true",
+        help="also print one line per query and measure (trec format; json always has them)",
     )
     parser.add_argument(
         "-c",
@@ -57,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("trec", "json"),
         default="trec",
-        help="trec: 'measure<TAB>qid<TAB>value' lines, 4 decimals (default); json: full precision",
+        help="trec: 'measure<TAB>qid<TAB>value' lines, 4 decimals (default); "
+        "json: {per_query, aggregate} at full precision",
     )
 
 
