@@ -12,20 +12,23 @@ Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.
 (``HitRate@10`` -> ``Success@10``) and default parameters are left out.
 """
 
+from ._data import Qrels, Run
 from ._errors import MeasureError, TrecFormatError
 from ._evaluate import Evaluation, evaluate
-from ._measure import Measure, MeasureSpec
-from ._parse import measure_names, parse_measure
-from ._readers import Qrels, Run, read_qrels, read_run
-from ._teaching import (
-    average_precision,
-    hit_at_k,
+from ._means import (
     hit_rate_at_k,
     mean_average_precision,
     mean_ndcg_at_k,
     mean_precision_at_k,
     mean_recall_at_k,
     mean_reciprocal_rank,
+)
+from ._measure import Measure, MeasureSpec
+from ._parse import measure_names, parse_measure
+from ._readers import read_qrels, read_run
+from ._teaching import (
+    average_precision,
+    hit_at_k,
     ndcg_at_k,
     precision_at_k,
     recall_at_k,

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from itertools import compress
 from math import inf, isfinite, nextafter
 
+from ._data import Qrels, Run
 from ._measure import MeasureSpec
 from ._parse import parse_measure
 from ._query import Query, level_counts
-from ._readers import Qrels, Run
 
 
 @dataclass(frozen=True)
