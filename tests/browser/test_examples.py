@@ -81,7 +81,8 @@ def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):
     example = next(e for e in examples if e.lang == "es")
     page.goto(site_server + example.url)
     block = page.locator("[data-rc-example][data-rc-enhanced]").first
-    block.locator(".cm-content").click()
+    block.locator("[data-rc-source]").click()  # the code block becomes the editor, focused
+    page.wait_for_function("document.activeElement.classList.contains('cm-content')")
     page.keyboard.press("Control+a")
     page.keyboard.type("print('hola')\n")
     page.keyboard.press("Tab")  # indents: focus stays in the editor
@@ -114,7 +115,10 @@ def test_without_javascript_the_code_and_its_output_are_shown(browser, site_serv
 
 def test_editor_follows_the_material_palette(page, site_server, examples):
     page.goto(site_server + examples[0].url)
-    editor = page.locator("[data-rc-example][data-rc-enhanced] .cm-editor").first
+    # Pointing at the code mounts the editor even before the runtime is ready.
+    page.route("**/assets/pyodide/**", lambda route: route.abort())
+    page.locator("[data-rc-example][data-rc-enhanced] [data-rc-source]").first.hover()
+    editor = page.locator("[data-rc-example] .cm-editor").first
     background = "e => getComputedStyle(e).backgroundColor"
     code_background = "getComputedStyle(document.body).getPropertyValue('--md-code-bg-color')"
     page.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")

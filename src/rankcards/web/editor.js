@@ -7,25 +7,11 @@
 // the editor only adds the ability to change and re-run it. Output is written with text nodes,
 // never as HTML. Keys: Ctrl/Cmd+Enter runs; Esc then Tab leaves the editor (CodeMirror's
 // tab-focus escape); the buttons' names follow the page language (<html lang="es">).
-import {
-  EditorState,
-  EditorView,
-  HighlightStyle,
-  Prec,
-  bracketMatching,
-  defaultKeymap,
-  drawSelection,
-  highlightActiveLine,
-  history,
-  historyKeymap,
-  indentOnInput,
-  indentWithTab,
-  keymap,
-  lineNumbers,
-  python,
-  syntaxHighlighting,
-  tags,
-} from "./codemirror.js";
+//
+// Why CodeMirror is imported late: the buttons work on the static code at once, and the editor
+// (codemirror.js, ~120 KB compressed) replaces the code block when the runtime is ready, or at
+// once when the reader points at, focuses or clicks the code: so the first visit downloads
+// Python before the editor, and parsing the editor does not compete with the runtime's boot.
 import { runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 
@@ -57,31 +43,68 @@ const TEXT = {
 };
 const TIME_LIMIT_MS = 10_000;
 
-// Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
-const highlight = HighlightStyle.define([
-  { tag: tags.keyword, color: "var(--md-code-hl-keyword-color)" },
-  { tag: [tags.string, tags.special(tags.string)], color: "var(--md-code-hl-string-color)" },
-  { tag: [tags.number, tags.bool, tags.null], color: "var(--md-code-hl-number-color)" },
-  { tag: tags.comment, color: "var(--md-code-hl-comment-color)", fontStyle: "italic" },
-  {
-    tag: [tags.function(tags.variableName), tags.function(tags.propertyName)],
-    color: "var(--md-code-hl-function-color)",
-  },
-  { tag: [tags.operator, tags.punctuation], color: "var(--md-code-hl-punctuation-color)" },
-  { tag: [tags.className, tags.definition(tags.variableName)], color: "var(--md-code-hl-name-color)" },
-]);
+let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
-const theme = EditorView.theme({
-  "&": { color: "var(--md-code-fg-color)", backgroundColor: "var(--md-code-bg-color)" },
-  ".cm-content": { caretColor: "var(--md-code-fg-color)", fontFamily: "var(--md-code-font-family)" },
-  ".cm-gutters": {
-    backgroundColor: "var(--md-code-bg-color)",
-    color: "var(--md-default-fg-color--light)",
-    border: "none",
-  },
-  ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
-  "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
-});
+// Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
+function loadEditorKit() {
+  editorKit ??= import("./codemirror.js").then((cm) => {
+    const { EditorView, HighlightStyle, tags } = cm;
+    const highlight = HighlightStyle.define([
+      { tag: tags.keyword, color: "var(--md-code-hl-keyword-color)" },
+      { tag: [tags.string, tags.special(tags.string)], color: "var(--md-code-hl-string-color)" },
+      { tag: [tags.number, tags.bool, tags.null], color: "var(--md-code-hl-number-color)" },
+      { tag: tags.comment, color: "var(--md-code-hl-comment-color)", fontStyle: "italic" },
+      {
+        tag: [tags.function(tags.variableName), tags.function(tags.propertyName)],
+        color: "var(--md-code-hl-function-color)",
+      },
+      { tag: [tags.operator, tags.punctuation], color: "var(--md-code-hl-punctuation-color)" },
+      {
+        tag: [tags.className, tags.definition(tags.variableName)],
+        color: "var(--md-code-hl-name-color)",
+      },
+    ]);
+    const theme = EditorView.theme({
+      "&": { color: "var(--md-code-fg-color)", backgroundColor: "var(--md-code-bg-color)" },
+      ".cm-content": {
+        caretColor: "var(--md-code-fg-color)",
+        fontFamily: "var(--md-code-font-family)",
+      },
+      ".cm-gutters": {
+        backgroundColor: "var(--md-code-bg-color)",
+        color: "var(--md-default-fg-color--light)",
+        border: "none",
+      },
+      ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
+      "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
+    });
+    return { cm, extensions: [cm.syntaxHighlighting(highlight), theme] };
+  });
+  return editorKit;
+}
+
+function mountEditor(kit, parent, doc, label, run) {
+  const { cm, extensions } = kit;
+  return new cm.EditorView({
+    parent,
+    state: cm.EditorState.create({
+      doc,
+      extensions: [
+        cm.lineNumbers(),
+        cm.history(),
+        cm.drawSelection(),
+        cm.indentOnInput(),
+        cm.bracketMatching(),
+        cm.highlightActiveLine(),
+        cm.python(),
+        ...extensions,
+        cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
+        cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
+        cm.EditorView.contentAttributes.of({ "aria-label": label }),
+      ],
+    }),
+  });
+}
 
 function language() {
   const lang = (document.documentElement.lang || "en").slice(0, 2);
@@ -104,40 +127,43 @@ function enhance(block) {
   const output = block.querySelector("[data-rc-output]");
   const original = sourceBlock.textContent;
 
-  const run = () => {
-    execute();
-    return true;
+  let view = null; // the CodeMirror view once mounted; until then the static code is the source
+  const source = () => (view ? view.state.doc.toString() : original);
+  const upgrade = () => {
+    if (block.dataset.rcEditor) return;
+    block.dataset.rcEditor = "loading";
+    loadEditorKit().then((kit) => {
+      const parent = block.querySelector("[data-rc-editor]");
+      const focused = sourceBlock.contains(document.activeElement);
+      view = mountEditor(kit, parent, original, text.editor, () => {
+        execute();
+        return true;
+      });
+      sourceBlock.hidden = true;
+      block.dataset.rcEditor = "ready";
+      if (focused) view.focus();
+    });
   };
-  const view = new EditorView({
-    parent: block.querySelector("[data-rc-editor]"),
-    state: EditorState.create({
-      doc: original,
-      extensions: [
-        lineNumbers(),
-        history(),
-        drawSelection(),
-        indentOnInput(),
-        bracketMatching(),
-        highlightActiveLine(),
-        python(),
-        syntaxHighlighting(highlight),
-        theme,
-        Prec.highest(keymap.of([{ key: "Mod-Enter", run }])),
-        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ "aria-label": text.editor }),
-      ],
-    }),
-  });
-  sourceBlock.hidden = true;
+  sourceBlock.tabIndex = 0; // focusable, so keyboard readers can reach and upgrade it
+  for (const event of ["pointerenter", "focusin", "pointerdown"]) {
+    sourceBlock.addEventListener(event, upgrade, { once: true });
+  }
+  const whenReady = () => {
+    if (runtime.state !== "ready" || !block.isConnected) return;
+    window.removeEventListener("rankcards:runtime", whenReady);
+    (window.requestIdleCallback ?? setTimeout)(upgrade);
+  };
+  window.addEventListener("rankcards:runtime", whenReady);
+  whenReady();
 
   const toolbar = block.querySelector("[data-rc-toolbar]");
   const runButton = button("run", () => execute());
   const stopButton = button("stop", () => runtime.stop());
   const resetButton = button("reset", () => {
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: original } });
+    view?.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: original } });
   });
   const copyButton = button("copy", async () => {
-    await navigator.clipboard?.writeText(view.state.doc.toString());
+    await navigator.clipboard?.writeText(source());
     copyButton.textContent = text.copied;
     setTimeout(() => (copyButton.textContent = text.copy), 1500);
   });
@@ -176,7 +202,7 @@ function enhance(block) {
     }
     output.textContent = "";
     block.dataset.rcLive = "true";
-    const result = await runtime.run(view.state.doc.toString(), {
+    const result = await runtime.run(source(), {
       onStdout: (chunk) => write(chunk, "stdout"),
       onStderr: (chunk) => write(chunk, "stderr"),
       timeout: TIME_LIMIT_MS,

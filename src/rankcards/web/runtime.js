@@ -195,9 +195,10 @@ class Runtime {
     for (const entry of this.#pending.values()) entry.reason = reason;
     if (this.#interrupt) {
       Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
-      const worker = this.#worker;
+      const stopping = [...this.#pending.keys()];
       setTimeout(() => {
-        if (this.#worker === worker && this.#pending.size > 0) this.#restart(reason);
+        // Only if what we interrupted still hangs (e.g. inside a C call): not a newer request.
+        if (stopping.some((id) => this.#pending.has(id))) this.#restart(reason);
       }, INTERRUPT_GRACE_MS);
     } else {
       this.#restart(reason);
