@@ -126,6 +126,7 @@ def main() -> None:
                 browser = playwright.chromium.launch(executable_path=_chromium(), args=ARGS)
                 page = browser.new_page()
                 page.goto(url)
+                page.locator("section[data-rc-demo]").scroll_into_view_if_needed()  # lazy boot
                 page.wait_for_function(
                     "document.documentElement.dataset.runtime === 'ready'", timeout=120_000
                 )
