@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from metrics_support import reference_dir
 
 from rankcards.cli import main
 
@@ -94,8 +93,8 @@ def test_data_errors_exit_1_with_file_and_line(files: tuple[str, str], tmp_path,
     assert err == f"rankcards eval: {other}: no query appears in both the run and the qrels\n"
 
 
-def test_reference_files_like_trec_eval(capsys) -> None:
-    folder = reference_dir()
+def test_reference_files_like_trec_eval(trec_eval_reference: Path, capsys) -> None:
+    folder = trec_eval_reference
     status, out, _ = _run(
         capsys, str(folder / "qrels.test"), str(folder / "results.test"), "-m", "AP", "-m", "bpref"
     )

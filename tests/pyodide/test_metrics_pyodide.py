@@ -16,21 +16,19 @@ from pathlib import Path
 
 import pytest
 
-_REPO = Path(__file__).resolve().parents[2]
 _SCRIPT = Path(__file__).with_name("run_metrics.mjs")
-_PYODIDE = _REPO / "node_modules" / "pyodide" / "pyodide.mjs"
 
 
-def _reference() -> Path | None:
+def _reference(repo_root: Path) -> Path | None:
     configured = os.environ.get("RANKCARDS_TREC_EVAL_REF")
-    folder = Path(configured) if configured else _REPO.parent / "shared/reference/trec_eval"
+    folder = Path(configured) if configured else repo_root.parent / "shared/reference/trec_eval"
     return folder if (folder / "out.test").is_file() else None
 
 
 @pytest.mark.pyodide
-def test_metrics_suite_inside_pyodide(tmp_path: Path) -> None:
+def test_metrics_suite_inside_pyodide(repo_root: Path, tmp_path: Path) -> None:
     node = shutil.which("node")
-    if node is None or not _PYODIDE.is_file():
+    if node is None or not (repo_root / "node_modules/pyodide/pyodide.mjs").is_file():
         reason = "needs node on PATH and node_modules/pyodide (run `npm ci`)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
@@ -40,8 +38,8 @@ def test_metrics_suite_inside_pyodide(tmp_path: Path) -> None:
     name, data = package_archive()
     archive = tmp_path / name
     archive.write_bytes(data)
-    reference = _reference()
-    command = [node, str(_SCRIPT), str(archive), str(_REPO / "tests")]
+    reference = _reference(repo_root)
+    command = [node, str(_SCRIPT), str(archive), str(repo_root / "tests")]
     if reference is not None:
         command.append(str(reference))
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
