@@ -99,3 +99,10 @@ def test_action_attributes_follow_the_contract() -> None:
         "data-rc-index": 2,
         "data-rc-delta": -1,
     }
+
+
+def test_volatile_metrics_are_marked() -> None:
+    assert metric("qps", 1234.5, "1,234", volatile=True) == (
+        '<span class="rc-num" data-metric="qps" data-value="1234.5" data-rc-volatile>1,234</span>'
+    )
+    assert "data-rc-volatile" not in metric("recall", 0.5)

@@ -46,7 +46,10 @@ text. Conventions inside the fragment:
 
 * every displayed number is wrapped by ``metric(name, value)`` and so carries
   ``data-metric="<name>" data-value="<repr(float)>"``; names are unique within a view
-  (e.g. ``RR:q1``, ``MRR``) so tests and scripts read the exact value;
+  (e.g. ``RR:q1``, ``MRR``) so tests and scripts read the exact value; compute must be
+  deterministic (the worker's view for the initial state equals the build-time view), except
+  for measured values (timings, throughput) passed as ``metric(..., volatile=True)``, which
+  carry ``data-rc-volatile`` and are exempt from that identity check;
 * the element(s) marked ``data-rc-announce`` (e.g. the formula with the result) are read out
   by a polite live region after each change, so screen readers hear the new value once;
 * interactive elements are ``<button type="button">`` with an accessible name and one of these

@@ -103,16 +103,21 @@ def fmt(value: float, digits: int = 3) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def metric(name: str, value: float, text: str | None = None, **attrs: AttrValue) -> Html:
+def metric(
+    name: str, value: float, text: str | None = None, volatile: bool = False, **attrs: AttrValue
+) -> Html:
     """A displayed number carrying its exact value: ``data-metric`` and ``data-value=repr``.
 
     Tests (and readers' scripts) read ``data-value`` to compare with :mod:`rankcards.metrics`
-    exactly, while the text shows a rounded form.
+    exactly, while the text shows a rounded form. ``volatile`` marks a measured value (a wall
+    clock timing, a throughput) with ``data-rc-volatile``: it legitimately differs between the
+    build and the browser, so the build-time/live identity check skips it.
     """
     base: dict[str, AttrValue] = {
         "class": "rc-num",
         "data-metric": name,
         "data-value": repr(float(value)),
+        "data-rc-volatile": volatile,
     }
     base.update({key.replace("_", "-"): val for key, val in attrs.items()})
     return el("span", base, fmt(value) if text is None else text)

@@ -1,0 +1,78 @@
+"""Every card demo of the built site, in real Chromium: the view the worker computes for the
+initial state is exactly the build-time view (one renderer), and every control answers.
+
+This is the single-renderer guarantee of rankcards.viz: the page shows the same markup whether
+it came from CPython at build time or from Pyodide after the reader touched a control.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*(?:e-?\d+)?")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+DEMO = "section[data-rc-demo]"
+
+
+def _demo_pages(site: Path) -> list[str]:
+    return sorted(
+        path.parent.relative_to(site).as_posix() + "/"
+        for path in site.rglob("index.html")
+        if "data-rc-demo" in path.read_text(encoding="utf-8")
+    )
+
+
+def _fixed_metrics(page: Any) -> dict[str, str]:
+    """``data-metric -> data-value`` of the view's deterministic (non-volatile) numbers."""
+    return dict(
+        page.eval_on_selector_all(
+            f"{DEMO} [data-rc-view] [data-metric]:not([data-rc-volatile])",
+            "els => els.map(e => [e.dataset.metric, e.dataset.value])",
+        )
+    )
+
+
+def _live(page: Any) -> None:
+    page.wait_for_function(
+        f"document.querySelector('{DEMO}').dataset.rcState === 'live'", timeout=60_000
+    )
+
+
+def test_each_demo_recomputes_its_build_time_view_and_answers_a_control(
+    page, site_server, built_site
+):
+    pages = _demo_pages(built_site)
+    assert any(url.endswith("/mrr/") for url in pages), pages
+    for url in pages:
+        page.goto(site_server + url)
+        view = page.locator(f"{DEMO} [data-rc-view]")
+        built, built_metrics = view.inner_html(), _fixed_metrics(page)
+        page.locator(DEMO).scroll_into_view_if_needed()
+        _live(page)  # the demo's first compute in the worker replaced the view
+        assert _fixed_metrics(page) == built_metrics, url
+        if "data-rc-volatile" in built:  # measured numbers (and what is drawn from them) vary
+            assert _NUMBER.sub("#", view.inner_html()) == _NUMBER.sub("#", built), url
+        else:
+            assert view.inner_html() == built, url
+        control = page.locator(f"{DEMO} [data-rc-kind]").first
+        kind = control.get_attribute("data-rc-kind")
+        if kind == "slider":
+            control.focus()
+            page.keyboard.press("End")
+        elif kind == "toggle":
+            control.check() if not control.is_checked() else control.uncheck()
+        elif kind == "select":
+            options = control.locator("option")
+            control.select_option(index=options.count() - 1)
+        else:
+            control.locator("[data-rc-doc]").first.click()
+        _live(page)
+        assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden(), url
+    errors = [e for e in page.console_errors if not e.startswith("Failed to load resource")]
+    assert errors == []
