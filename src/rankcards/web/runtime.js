@@ -21,6 +21,7 @@
 //                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
 //   runtime.busy         true while a run or call is in the worker
 //   runtime.boots        how many workers this tab started (1 per visit; +1 per Stop/crash restart)
+//   runtime.timings      {interpreter, total}: ms the last boot took inside the worker
 //
 // Events: `window` receives `rankcards:runtime` CustomEvents whose detail is
 // {state, progress, version, error}, on every state or progress change.
@@ -45,6 +46,7 @@ class Runtime {
   #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
   #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
   boots = 0; // workers started in this tab: stays 1 across instant navigation
+  timings = null; // {interpreter, total}: ms the last boot spent in the worker
 
   get busy() {
     return this.#pending.size > 0;
@@ -135,7 +137,7 @@ class Runtime {
         } else if (data.type === "booted") {
           if (data.ok) {
             document.documentElement.dataset.runtimeVersion = data.version;
-            this.#setState("ready", { version: data.version });
+            this.#setState("ready", { version: data.version, timings: data.timings });
             resolve();
           } else {
             fail(data.error);

@@ -4,7 +4,7 @@
 //   -> {type: "boot", config, interrupt}     config from config.js + `base` (absolute URL of
 //                                            assets/rankcards/); interrupt: Int32Array | null
 //   <- {type: "progress", progress}          {phase, loaded, total, message}
-//   <- {type: "booted", ok, version, error}
+//   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
 //   -> {id, type: "run", source}
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
@@ -17,6 +17,7 @@
 // in parallel with the interpreter, then unpacked and its version checked against the build.
 
 let pyodide = null;
+const timings = {}; // ms: interpreter (loadPyodide incl. downloads), total (+ archive, bridge)
 let bridge = null; // the Python helpers defined in BRIDGE, as a PyProxy
 
 const BRIDGE = `
@@ -95,6 +96,7 @@ async function boot(config, interrupt) {
     }
   });
   observer.observe({ type: "resource", buffered: true });
+  const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   pyodide = await loadPyodide({
@@ -102,6 +104,7 @@ async function boot(config, interrupt) {
     stdLibURL: new URL(config.stdlib, base).href,
     packages: [],
   });
+  timings.interpreter = performance.now() - started;
   observer.disconnect();
   progress("starting", total, total);
   pyodide.unpackArchive(await archive, "zip");
@@ -112,6 +115,7 @@ async function boot(config, interrupt) {
     call: pyodide.globals.get("call"),
   };
   const version = pyodide.runPython("import rankcards; rankcards.__version__");
+  timings.total = performance.now() - started;
   if (version !== config.version) {
     throw new Error(
       `rankcards version mismatch: the page was built with ${config.version}, the archive holds ${version}`,
@@ -160,7 +164,7 @@ self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
       const version = await boot(data.config, data.interrupt);
-      postMessage({ type: "booted", ok: true, version });
+      postMessage({ type: "booted", ok: true, version, timings });
     } catch (error) {
       postMessage({ type: "booted", ok: false, error: String(error.message ?? error) });
     }
