@@ -293,11 +293,11 @@ def view(state: dict[str, Any], lang: str) -> str:
     build_ms = index.build_seconds * 1000
     facts_rows = [
         (t["recall"], metric("recall", recall)),
-        (t["qps"], metric("qps", live, f"{live:,.0f}")),
+        (t["qps"], metric("qps", live, f"{live:,.0f}", volatile=True)),
         (t["cand"], metric("distances", scanned, f"{scanned:,.0f}")),
-        (t["speedup"], metric("speedup", live / exact, f"{live / exact:.1f}x")),
-        (t["build"], metric("build_ms", build_ms, f"{build_ms:,.0f} ms")),
-        (t["exact"], metric("exact_qps", exact, f"{exact:,.0f} QPS")),
+        (t["speedup"], metric("speedup", live / exact, f"{live / exact:.1f}x", volatile=True)),
+        (t["build"], metric("build_ms", build_ms, f"{build_ms:,.0f} ms", volatile=True)),
+        (t["exact"], metric("exact_qps", exact, f"{exact:,.0f} QPS", volatile=True)),
     ]
     facts = el(
         "table",
@@ -315,7 +315,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             {"data-nprobe": p, "style": "font-weight: 700" if p == nprobe else None},
             el("th", {"scope": "row"}, str(p)),
             el("td", {}, metric(f"recall:{p}", r)),
-            el("td", {}, metric(f"qps:{p}", q, f"{q:,.0f}")),
+            el("td", {}, metric(f"qps:{p}", q, f"{q:,.0f}", volatile=True)),
         )
         for p, r, q in points
     ]
