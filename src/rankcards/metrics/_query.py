@@ -8,6 +8,7 @@ happen exactly once per query however many measures are asked for.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -65,10 +66,6 @@ class Query:
 
 def level_counts(values: Iterable[int]) -> list[int]:
     """Count judged values per non-negative level; negative values are not judgments."""
-    values = list(values)
-    top = max(values, default=-1)
-    counts = [0] * (top + 1)
-    for value in values:
-        if value >= 0:
-            counts[value] += 1
-    return counts
+    counted = Counter(values)  # counts in C
+    top = max(counted, default=-1)
+    return [counted.get(level, 0) for level in range(top + 1)]
