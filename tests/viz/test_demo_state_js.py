@@ -1,0 +1,86 @@
+"""web/demo_state.js under Node: the view actions of the demo contract change the state as
+documented (toggle, set, cycle, move), never in place, and refuse bad paths."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MODULE = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web" / "demo_state.js"
+NODE = shutil.which("node")
+
+_SCRIPT = """
+import { applyAction } from %s;
+const [state, actions] = JSON.parse(process.argv[1]);
+const out = actions.map((action) => {
+  const before = JSON.stringify(state);
+  try {
+    const next = applyAction(state, action);
+    if (JSON.stringify(state) !== before) throw new Error("mutated in place");
+    return { ok: next };
+  } catch (error) {
+    return { error: error.message };
+  }
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def _apply(state: dict[str, Any], *actions: dict[str, Any]) -> list[dict[str, Any]]:
+    if NODE is None:
+        pytest.skip("node is not installed")
+    script = _SCRIPT % json.dumps(MODULE.as_uri())
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script, json.dumps([state, list(actions)])],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    return json.loads(done.stdout)
+
+
+STATE = {"k": 3, "queries": [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["b"]}]}
+GRADED = {"queries": [{"query": "q1", "ranking": ["a"], "grades": {"a": 2}}]}
+
+
+def test_toggle_set_and_move() -> None:
+    toggled_on, toggled_off, k, down, up, clamped = _apply(
+        STATE,
+        {"type": "toggle", "path": "queries.0.relevant", "item": "a"},
+        {"type": "toggle", "path": "queries.0.relevant", "item": "b"},
+        {"type": "set", "path": "k", "value": 1},
+        {"type": "move", "path": "queries.0.ranking", "index": 0, "delta": 1},
+        {"type": "move", "path": "queries.0.ranking", "index": 2, "delta": -2},
+        {"type": "move", "path": "queries.0.ranking", "index": 1, "delta": 9},
+    )
+    assert toggled_on["ok"]["queries"][0]["relevant"] == ["b", "a"]
+    assert toggled_off["ok"]["queries"][0]["relevant"] == []
+    assert k["ok"]["k"] == 1
+    assert down["ok"]["queries"][0]["ranking"] == ["b", "a", "c"]
+    assert up["ok"]["queries"][0]["ranking"] == ["c", "a", "b"]
+    assert clamped["ok"]["queries"][0]["ranking"] == ["a", "c", "b"]
+
+
+def test_cycle_goes_round_and_zero_deletes() -> None:
+    cycle = {"type": "cycle", "path": "queries.0.grades", "max": 2}
+    top, new = _apply(GRADED, {**cycle, "item": "a"}, {**cycle, "item": "z"})
+    assert top["ok"]["queries"][0]["grades"] == {}
+    assert new["ok"]["queries"][0]["grades"] == {"a": 2, "z": 1}
+
+
+def test_bad_paths_are_errors() -> None:
+    missing, not_list, unknown = _apply(
+        STATE,
+        {"type": "toggle", "path": "queries.5.relevant", "item": "a"},
+        {"type": "move", "path": "k", "index": 0, "delta": 1},
+        {"type": "explode", "path": "k"},
+    )
+    assert missing == {"error": "state path queries.5.relevant: no 5"}
+    assert not_list == {"error": "state path k: not a list"}
+    assert unknown == {"error": "unknown state action explode"}
