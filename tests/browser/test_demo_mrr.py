@@ -140,3 +140,16 @@ def test_move_buttons_reorder_and_controls_are_labelled(page, site_server):
     assert label and page.get_by_role("slider", name=label).count() == 1
     legend = page.text_content(f"{DEMO} fieldset legend").strip()
     assert page.get_by_role("group", name=legend).count() == 1
+
+
+def test_drag_and_drop_reorders_a_ranking(page, site_server):
+    state = _open(page, site_server)
+    first = state["queries"][0]
+    source, target = first["ranking"][-1], first["ranking"][0]
+    items = f'{DEMO} [data-rc-list="0"] li'
+    drag = page.locator(f'{items}[data-doc="{source}"]')
+    _after(page, lambda: drag.drag_to(page.locator(f'{items}[data-doc="{target}"]')))
+    first["ranking"].insert(0, first["ranking"].pop())
+    order = page.eval_on_selector_all(items, "els => els.map(e => e.dataset.doc)")
+    assert order == first["ranking"]
+    assert _shown(page) == _expected(state)
