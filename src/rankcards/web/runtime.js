@@ -128,7 +128,12 @@ class Runtime {
       };
       worker.onerror = (event) => {
         event.preventDefault();
-        fail(this.state === "loading" ? `Python runtime failed to load: ${event.message || "worker error"}` : `Python runtime crashed: ${event.message || "worker error"}`);
+        const detail = event.message || "worker error";
+        if (this.state === "ready" && this.#worker === worker) {
+          this.#restart("crashed"); // a crash after a good boot: report it and start afresh
+        } else {
+          fail(`Python runtime failed to load: ${detail}`);
+        }
       };
       worker.onmessage = ({ data }) => {
         if (data.type === "progress") {
