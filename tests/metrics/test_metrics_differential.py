@@ -5,9 +5,11 @@ labels including negative ones, queries without relevant documents and queries m
 from either side. Every measure trec_eval also has is compared to 1e-9, per query and in
 aggregate, at relevance levels 1 and 2, with and without ``complete``.
 
-pytrec_eval has no ``-c`` and no ``-M``; we emulate them from its per-query values:
-``complete`` averages over all qrels queries with missing ones scoring 0 (their ``num_rel``
-still counts, as trec_eval -c prints), and RR@k is recip_rank when 1/recip_rank <= k, else 0.
+pytrec_eval has no ``-c`` and no ``-M``; we emulate them: ``complete`` averages its
+per-query values over all qrels queries with missing ones scoring 0 (their ``num_rel`` still
+counts, as trec_eval -c prints); RR@k is recip_rank when 1/recip_rank <= k, else 0; and a
+depth is applied by handing pytrec_eval the run cut by a plain sort on (score, docno), both
+descending, independent of our ranking code.
 The seed is random per run (set RANKCARDS_DIFF_SEED to replay one); failures print it.
 """
 
@@ -73,6 +75,14 @@ def _collection(rng: random.Random) -> tuple[dict, dict]:
     return qrels, run
 
 
+def _cut(run: dict, depth: int) -> dict:
+    """trec_eval's -M: keep the top ``depth`` by score, then docno, both descending."""
+    return {
+        qid: dict(sorted(scored.items(), key=lambda item: (item[1], item[0]), reverse=True)[:depth])
+        for qid, scored in run.items()
+    }
+
+
 def _expected(trec: dict, qrels: dict, level: int, complete: bool) -> tuple[dict, dict]:
     """Per-query and aggregate values as trec_eval would print them."""
     per_query: dict[str, dict[str, float]] = {}
@@ -108,12 +118,13 @@ def test_random_collections_match_pytrec_eval() -> None:
     for pair in range(PAIRS):
         qrels, run = _collection(rng)
         level = rng.choice((1, 1, 2))
+        depth = rng.choice((None, None, 1, 3, 5))
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, _TREC_MEASURES, relevance_level=level)
-        trec = evaluator.evaluate(run)
+        trec = evaluator.evaluate(run if depth is None else _cut(run, depth))
         for complete in (False, True):
-            ours = evaluate(qrels, run, _OURS, complete=complete, rel_level=level)
+            ours = evaluate(qrels, run, _OURS, complete=complete, depth=depth, rel_level=level)
             per_query, aggregate = _expected(trec, qrels, level, complete)
-            where = f"seed {seed} pair {pair} level {level} complete {complete}"
+            where = f"seed {seed} pair {pair} level {level} depth {depth} complete {complete}"
             assert list(ours.per_query) == sorted(per_query), where
             for qid, row in per_query.items():
                 _compare(ours.per_query[qid], row, f"{where} query {qid}")
