@@ -71,6 +71,7 @@ def test_per_query_rows_complete_and_level() -> None:
     assert result == {
         "ok": True,
         "measures": ["RR", "num_q"],
+        "counters": ["num_q"],
         "rows": [{"qid": "all", "values": [0.5, 1]}, {"qid": "q1", "values": [0.5, None]}],
     }
     complete = evaluate_texts(qrels, run, measures=["RR"], complete=True)

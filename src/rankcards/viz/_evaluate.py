@@ -42,12 +42,14 @@ def evaluate_texts(
     complete: bool = False,
     level: int = 1,
 ) -> dict[str, Any]:
-    """Evaluate TREC texts: ``{"ok": True, "measures", "rows"}`` or ``{"ok": False, "error"}``.
+    """Evaluate TREC texts: ``{"ok": True, "measures", "counters", "rows"}`` or an error.
 
     ``measures`` is a list or a whitespace-separated string of names (ir_measures notation);
     ``complete`` and ``level`` are trec_eval's ``-c`` and ``-l``. The first row has qid
     ``"all"`` (the aggregate); per-query values are ``None`` where a measure has none
-    (``num_q``); counters are integers.
+    (``num_q``); counters are integers and listed in ``counters`` (JSON cannot tell ``1`` from
+    ``1.0``, and the page shows counters as integers, the rest with 4 decimals like trec_eval).
+    Errors are ``{"ok": False, "error": "file:line: message"}``.
     """
     names = measures.split() if isinstance(measures, str) else list(measures)
     if not names:
@@ -67,4 +69,5 @@ def evaluate_texts(
     ]
     for qid, values in result.per_query.items():
         rows.append({"qid": qid, "values": [_number(values.get(n), c) for n, c in specs]})
-    return {"ok": True, "measures": [name for name, _ in specs], "rows": rows}
+    counters = [name for name, counter in specs if counter]
+    return {"ok": True, "measures": [name for name, _ in specs], "counters": counters, "rows": rows}

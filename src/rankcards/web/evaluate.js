@@ -25,7 +25,6 @@ async function readText(file) {
   return new TextDecoder("utf-8").decode(bytes);
 }
 
-const display = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(4));
 
 function csvCell(text) {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -159,6 +158,7 @@ class Evaluator {
 
   #renderTable() {
     const { measures } = this.#result;
+    const counters = new Set(this.#result.counters);
     const table = document.createElement("table");
     table.className = "rc-table";
     table.createCaption().textContent = this.#t.tCaption;
@@ -190,7 +190,7 @@ class Evaluator {
         td.className = "rc-eval-num";
         td.dataset.measure = measures[index];
         td.dataset.value = String(value);
-        td.textContent = value === null ? "" : display(value);
+        if (value !== null) td.textContent = counters.has(measures[index]) ? String(value) : value.toFixed(4);
       });
     });
     this.#q("[data-rc-eval-table]").replaceChildren(table);
