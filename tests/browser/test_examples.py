@@ -75,6 +75,9 @@ def test_run_button_replaces_the_build_time_output_with_the_same_text(
         " !document.querySelector('[data-rc-example]').dataset.rcRunning"
     )
     assert output.text_content() == example.output
+    ready = {"en": "Python ready", "es": "Python listo"}[lang]
+    status = block.locator("[data-rc-status]").inner_text()
+    assert status == f"{ready} · rankcards {rankcards.__version__}"
 
 
 def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):

@@ -122,7 +122,8 @@ function button(name, onClick) {
 function enhance(block) {
   if (block.dataset.rcEnhanced) return;
   block.dataset.rcEnhanced = "true";
-  const text = TEXT[block.dataset.lang in TEXT ? block.dataset.lang : language()];
+  const lang = block.dataset.lang in TEXT ? block.dataset.lang : language();
+  const text = TEXT[lang];
   const sourceBlock = block.querySelector("[data-rc-source]");
   const output = block.querySelector("[data-rc-output]");
   const original = sourceBlock.textContent;
@@ -178,7 +179,7 @@ function enhance(block) {
   }
   stopButton.disabled = true;
   toolbar.hidden = false;
-  watchStatus(block.querySelector("[data-rc-status]"), language());
+  watchStatus(block.querySelector("[data-rc-status]"), lang);
 
   const write = (chunk, stream) => {
     const span = document.createElement("span");
