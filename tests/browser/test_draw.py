@@ -52,7 +52,7 @@ PAGES = {
             *[FILLER] * 6,
         ]
     ),
-    "es/otra.md": "# Otra página\n\n" + "\n\n".join([FILLER] * 10) + "\n\n[Volver](index.md)\n",
+    "es/otra.md": "# Otra página\n\n[English](../en/index.md)\n\n" + "\n\n".join([FILLER] * 10),
     "en/index.md": "# Test page\n\n" + "\n\n".join([FILLER] * 4),
 }
 
@@ -337,6 +337,19 @@ def test_instant_navigation_reattaches_per_page(page, draw_site):
     box = _box(page, ".md-content h1")
     _stroke(page, [(box["x"], box["y"] + 10), (box["x"] + 120, box["y"] + 10)])
     assert sorted(_stored(page)) == ["/es/", "/es/otra/"]
+
+    page.keyboard.press("Escape")
+    page.locator(".md-content a", has_text="English").click()  # instant, across languages
+    page.wait_for_function("location.pathname === '/en/'")
+    page.wait_for_function("document.querySelector('.rc-draw-toggle').title.startsWith('Draw')")
+    assert _paths(page) == []
+    _on(page)
+    assert page.get_by_role("toolbar", name="Drawing tools").is_visible()
+
+    page.go_back()
+    page.wait_for_function("location.pathname === '/es/otra/'")
+    page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
+    assert page.get_by_role("toolbar", name="Herramientas de dibujo").is_visible()
     page.go_back()
     page.wait_for_function("location.pathname === '/es/'")
     page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
