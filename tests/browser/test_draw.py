@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -22,17 +21,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+# Its own xdist group: this module needs no built site, so it can run beside the "browser" group.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("draw")]
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PREFIX = "rankcards.draw.v1:"
 RESULTS = Path(__file__).resolve().parents[2] / "test-results" / "draw"  # screenshots, for people
 RECT = "r => ({x: r.x, y: r.y, w: r.width, h: r.height})"
@@ -55,13 +47,6 @@ PAGES = {
     "es/otra.md": "# Otra página\n\n[English](../en/index.md)\n\n" + "\n\n".join([FILLER] * 10),
     "en/index.md": "# Test page\n\n" + "\n\n".join([FILLER] * 4),
 }
-
-
-def _chromium() -> str | None:
-    found = os.environ.get("RANKCARDS_CHROMIUM")
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = found or shutil.which(name)
-    return found
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -110,27 +95,14 @@ def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def draw_browser():
-    executable = _chromium()
-    if executable is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("no Chromium found (set RANKCARDS_CHROMIUM) and CI=true")
-        pytest.skip("no Chromium found; set RANKCARDS_CHROMIUM to run the browser tests")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def page(draw_browser, draw_site):
-    """A fresh context (empty localStorage) on the Spanish test page; fails on any page error."""
-    context = draw_browser.new_context(
-        viewport={"width": 1200, "height": 800}, accept_downloads=True
-    )
+def page(browser, draw_site):
+    """A fresh context (empty localStorage) on the Spanish test page; fails on any page error.
+
+    Overrides conftest's ``page`` for this module: same idea, but on the draw test site, with a
+    fixed viewport and downloads accepted. ``browser`` is conftest's shared Chromium.
+    """
+    context = browser.new_context(viewport={"width": 1200, "height": 800}, accept_downloads=True)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
