@@ -5,7 +5,8 @@ run lines ``qid Q0 docno rank score tag`` (at least 6 columns: like trec_eval, t
 anything after the tag are ignored; the score is a finite double). Lines whose first word
 starts with ``#`` and blank lines are skipped; columns are split on ASCII whitespace, as C's
 ``isspace`` does. A docno twice for one query and an empty input are errors. A path may be
-gzip-compressed (recognised by its magic bytes). Text must be UTF-8.
+gzip-compressed (recognised by its magic bytes). Qids must be UTF-8; docnos are compared as
+bytes, as trec_eval does, so they may be in any encoding.
 
 Speed and memory: a run is read as bytes, each line split once, and per query only the
 docnos (decoded in one call per query) and an ``array('d')`` of scores are kept, which is far
@@ -47,7 +48,8 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
 
     Raises:
         TrecFormatError: wrong column count, non-integer relevance, a docno twice for one
-            query, not UTF-8, or no judgments at all; ``.path`` and ``.line`` locate it.
+            query, a qid that is not UTF-8, or no judgments at all; ``.path`` and ``.line``
+            locate it.
 
     Reference:
         trec_eval v10.0, ``get_qrels.c``.
@@ -116,8 +118,8 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
 
     Raises:
         TrecFormatError: fewer than 6 columns, a score that is not a finite number, a docno
-            twice for one query, not UTF-8, or no result lines; ``.path`` and ``.line``
-            locate the problem.
+            twice for one query, a qid that is not UTF-8, or no result lines; ``.path`` and
+            ``.line`` locate the problem.
 
     Reference:
         trec_eval v10.0, ``get_trec_results.c``.
