@@ -227,7 +227,9 @@ def _qrels_from_mapping(qrels: Mapping[str, Mapping[str, int]]) -> Qrels:
                 raise ValueError(
                     f"qrels[{qid!r}][{docno!r}]: relevance must be an integer, got {label!r}"
                 )
-        data[qid] = {docno.encode(): label for docno, label in judged.items()}
+        data[qid] = {
+            docno.encode("utf-8", "surrogateescape"): label for docno, label in judged.items()
+        }
     return Qrels(data)
 
 
@@ -241,5 +243,5 @@ def _run_from_mapping(run: Mapping[str, Mapping[str, float]]) -> Run:
             if not isfinite(value):
                 raise ValueError(f"run[{qid!r}][{docno!r}]: score must be finite, got {score!r}")
             scores.append(value)
-        data[qid] = ([docno.encode() for docno in scored], scores)
+        data[qid] = ([docno.encode("utf-8", "surrogateescape") for docno in scored], scores)
     return Run(data)
