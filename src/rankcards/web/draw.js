@@ -38,7 +38,7 @@ function _storage() {
   }
 }
 
-/** The page language: the /es/ or /en/ path segment (instant navigation keeps the old <html lang>). */
+/** The page language: its /es/ or /en/ path segment (instant navigation keeps <html lang>). */
 function _lang() {
   const segments = location.pathname.split("/");
   if (segments.includes("es")) return "es";
@@ -49,7 +49,8 @@ function _lang() {
 function _editable(target) {
   return (
     target instanceof Element &&
-    (target.isContentEditable || target.closest("input, textarea, select, [contenteditable]") !== null)
+    (target.isContentEditable ||
+      target.closest("input, textarea, select, [contenteditable]") !== null)
   );
 }
 

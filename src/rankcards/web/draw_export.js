@@ -129,7 +129,8 @@ function _drawStrokes(ctx, paths) {
     const cs = getComputedStyle(path);
     ctx.save();
     ctx.globalAlpha = Number(cs.strokeOpacity) * Number(cs.opacity);
-    ctx.globalCompositeOperation = cs.mixBlendMode === "multiply" ? "multiply" : "source-over";
+    const blend = cs.mixBlendMode; // the highlighter's, as on screen
+    ctx.globalCompositeOperation = blend === "multiply" || blend === "screen" ? blend : "source-over";
     ctx.strokeStyle = cs.stroke;
     ctx.lineWidth = Number(path.getAttribute("stroke-width"));
     ctx.lineCap = "round";
@@ -147,9 +148,9 @@ export async function renderPng(root, layerSvg, title) {
   const width = Math.ceil(box.width);
   const height = Math.ceil(region.height + _BAND);
   let scale = Math.min(window.devicePixelRatio || 1, 2);
-  while (scale > 0.25 && (Math.max(width, height) * scale > _MAX_SIDE || width * height * scale * scale > _MAX_AREA)) {
-    scale /= 2;
-  }
+  const tooBig = (s) =>
+    Math.max(width, height) * s > _MAX_SIDE || width * height * s * s > _MAX_AREA;
+  while (scale > 0.25 && tooBig(scale)) scale /= 2;
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
@@ -177,7 +178,8 @@ export async function renderPng(root, layerSvg, title) {
   _drawStrokes(ctx, paths);
   ctx.restore();
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("toBlob gave nothing"))), "image/png");
+    const done = (blob) => (blob ? resolve(blob) : reject(new Error("the canvas gave no image")));
+    canvas.toBlob(done, "image/png");
   });
 }
 

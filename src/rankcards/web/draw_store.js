@@ -16,7 +16,7 @@ export const COLORS = ["ink", "red", "blue", "green", "yellow"];
 const _KEY_PREFIX = "rankcards.draw.v1:";
 const _MAX_STROKES = 2000;
 
-/** The localStorage key of a page: one per pathname, so per page and per language (/es/ vs /en/). */
+/** The localStorage key of a page: one per pathname, so per page and language (/es/, /en/). */
 export function storageKey(pathname) {
   return _KEY_PREFIX + pathname;
 }
@@ -29,7 +29,7 @@ function _isNumberArray(value, minLength) {
   );
 }
 
-/** True when `s` has the shape above; stored data is untrusted (older versions, other tabs, users). */
+/** True when `s` has the shape above; stored data is untrusted (old versions, other tabs). */
 export function isStroke(s) {
   return (
     s !== null &&
@@ -72,7 +72,9 @@ export function loadStrokes(storage, pathname) {
   }
   const strokes = data.strokes.filter(isStroke).slice(0, _MAX_STROKES);
   const dropped = data.strokes.length - strokes.length;
-  const error = dropped ? `draw: ${key}: field "strokes": ${dropped} invalid stroke(s) ignored` : null;
+  const error = dropped
+    ? `draw: ${key}: field "strokes": ${dropped} invalid stroke(s) ignored`
+    : null;
   return { strokes, error };
 }
 
