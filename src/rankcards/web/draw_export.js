@@ -130,7 +130,8 @@ function _drawStrokes(ctx, paths) {
     ctx.save();
     ctx.globalAlpha = Number(cs.strokeOpacity) * Number(cs.opacity);
     const blend = cs.mixBlendMode; // the highlighter's, as on screen
-    ctx.globalCompositeOperation = blend === "multiply" || blend === "screen" ? blend : "source-over";
+    const blends = blend === "multiply" || blend === "screen";
+    ctx.globalCompositeOperation = blends ? blend : "source-over";
     ctx.strokeStyle = cs.stroke;
     ctx.lineWidth = Number(path.getAttribute("stroke-width"));
     ctx.lineCap = "round";
