@@ -176,8 +176,13 @@ def test_off_by_default_toggled_by_button_shortcut_and_escape(page, draw_site):
         page.eval_on_selector(".rc-draw-layer", "e => getComputedStyle(e).pointerEvents") == "none"
     )
 
+    page.evaluate(
+        "window.drawEvents = []; document.addEventListener('rankcards:draw',"
+        " e => window.drawEvents.push(e.detail))"
+    )
     _on(page)
     assert toggle.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("window.drawEvents") == [{"active": True, "path": "/es/", "strokes": 0}]
     bar = page.get_by_role("toolbar", name="Herramientas de dibujo")
     assert bar.is_visible()
     assert bar.get_by_role("button", name="Lápiz").get_attribute("aria-pressed") == "true"
