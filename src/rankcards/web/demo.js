@@ -49,7 +49,7 @@ class Demo {
     this.#compute = section.dataset.compute;
     this.#lang = section.dataset.lang === "es" ? "es" : "en";
     this.#text = TEXT[this.#lang];
-    this.#state = JSON.parse(section.querySelector("script[data-rc-state]").textContent);
+    this.#state = JSON.parse(section.dataset.rcInitial);
     bindControls(section, (action, said) => this.dispatch(action, said));
     this.#view.addEventListener("click", (event) => {
       const target = event.target.closest("button");
