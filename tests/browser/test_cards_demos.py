@@ -1,0 +1,155 @@
+"""The four content demos in real Chromium: move the main control, read the displayed numbers,
+compare them with what rankcards.metrics computes in CPython for the same state.
+
+MRR has its own file (test_demo_mrr.py). Every displayed number carries its exact value in
+``data-value``; the page's live state travels with the ``rankcards:demo`` event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rankcards.demos.bm25 import BM25
+from rankcards.demos.gold import load_gold
+from rankcards.demos.rankers import random_ranking
+from rankcards.metrics import evaluate, hit_at_k, hit_rate_at_k, mean_recall_at_k, recall_at_k
+from rankcards.viz.index_benchmarking import recall_at
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+DEMO = "section[data-rc-demo]"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+
+
+def _open(page: Any, base: str, lang: str, slug: str) -> None:
+    page.goto(f"{base}{lang}/{slug}/")
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
+
+
+def _after(page: Any, act: Any) -> dict[str, Any]:
+    """Run ``act``; return the state of the recomputed view (from the ``rankcards:demo`` event)."""
+    # A function returning nothing: evaluating the assignment itself would await the promise.
+    page.evaluate(
+        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
+        ".addEventListener('rankcards:demo', e => r(e.detail.state), {once: true})); }"
+    )
+    act()
+    return page.evaluate(
+        "Promise.race([window.__updated, new Promise((_, fail) => setTimeout("
+        "() => fail(new Error('no rankcards:demo event within 20 s')), 20000))])"
+    )
+
+
+def _shown(page: Any) -> dict[str, float]:
+    pairs = page.eval_on_selector_all(
+        f"{DEMO} [data-rc-view] [data-metric]",
+        "els => els.map(e => [e.dataset.metric, e.dataset.value])",
+    )
+    return {name: float(value) for name, value in pairs}
+
+
+def _errors(page: Any) -> list[str]:
+    """Console errors other than failed resource loads (offline fonts, sitemap probes)."""
+    return [e for e in page.console_errors if not e.startswith("Failed to load resource")]
+
+
+def _slide(page: Any, control: str, key: str) -> dict[str, Any]:
+    slider = page.locator(f"{DEMO} #{control}")
+    slider.focus()
+    return _after(page, lambda: page.keyboard.press(key))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_hit_rate_slider_shows_the_module_values(page, site_server, lang):
+    _open(page, site_server, lang, "hit-rate-at-k")
+    for key in ("Home", "ArrowRight", "End"):
+        state = _slide(page, "rc-demo-hit-rate-at-k-k", key)
+        k = state["k"]
+        rankings = [q["ranking"] for q in state["queries"]]
+        relevant = [set(q["relevant"]) for q in state["queries"]]
+        shown = _shown(page)
+        assert shown["HitRate"] == hit_rate_at_k(rankings, relevant, k), key
+        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
+            assert shown[f"hit:{item['query']}"] == hit_at_k(ranking, rel, k)
+    assert state["k"] == 5 and shown["HitRate"] == 0.75
+    assert _errors(page) == []
+
+
+def test_recall_sliders_move_numerator_and_denominator(page, site_server):
+    _open(page, site_server, "en", "recall-at-k")
+    _slide(page, "rc-demo-recall-at-k-k", "Home")
+    state = _slide(page, "rc-demo-recall-at-k-missed", "ArrowRight")
+    assert (state["k"], state["missed"]) == (1, 1)
+    rankings = [q["ranking"] for q in state["queries"]]
+    relevant = [set(q["relevant"]) | {"missed 1"} for q in state["queries"]]
+    shown = _shown(page)
+    assert shown["Recall"] == mean_recall_at_k(rankings, relevant, 1)
+    for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
+        assert shown[f"R:{item['query']}"] == recall_at_k(ranking, rel, 1)
+        assert shown[f"total:{item['query']}"] == len(rel)
+    assert "Recall@1 = (0/4 + 1/2 + 0/3 + 0/2) / 4" in page.text_content(f"{DEMO} .rc-formula")
+    assert _errors(page) == []
+
+
+def _gold_expected(state: dict[str, Any]) -> dict[str, float]:
+    gold = load_gold()
+    for key, grade in state["edits"].items():
+        qid, _, doc = key.partition("/")
+        gold.qrels[qid][doc] = grade
+    bm25 = BM25(gold.documents)
+    k = state["k"]
+    runs = {
+        "bm25": {q: dict(bm25.search(text, 10)[:k]) for q, text in gold.queries.items()},
+        "random": {
+            q: {d: 10.0 - i for i, d in enumerate(random_ranking(gold.documents, q, 10, 0)[:k])}
+            for q in gold.queries
+        },
+    }
+    values = {}
+    for system, run in runs.items():
+        result = evaluate(gold.qrels, run, ["RR", "Success@10", "R@10"], rel_level=state["level"])
+        values[f"{system}:MRR"] = result.aggregate["RR"]
+        values[f"{system}:HitRate"] = result.aggregate["Success@10"]
+        values[f"{system}:Recall"] = result.aggregate["R@10"]
+    return values
+
+
+def test_gold_dataset_editing_a_judgment_moves_every_metric(page, site_server):
+    _open(page, site_server, "en", "gold-dataset")
+    before = _shown(page)
+    # BM25's first result for q16 is a keyword trap judged 0: judge it relevant (0 -> 1).
+    button = page.locator(f'{DEMO} [data-system="bm25"] li:first-child button.rc-grade')
+    assert button.text_content() == "0"
+    state = _after(page, button.click)
+    assert len(state["edits"]) == 1
+    shown = _shown(page)
+    for name, value in _gold_expected(state).items():
+        assert shown[name] == pytest.approx(value, abs=1e-12), name
+    assert shown["bm25:RR:q16"] == 1.0 and before["bm25:RR:q16"] == 0.25
+    assert shown["bm25:MRR"] > before["bm25:MRR"]
+    assert (
+        page.locator(f'{DEMO} [data-system="bm25"] li:first-child button.rc-grade').text_content()
+        == "1*"
+    )
+    state = _after(page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-level", "2"))
+    shown = _shown(page)
+    for name, value in _gold_expected(state).items():
+        assert shown[name] == pytest.approx(value, abs=1e-12), name
+    assert _errors(page) == []
+
+
+def test_index_benchmarking_nprobe_slider_measures_live(page, site_server):
+    _open(page, site_server, "es", "index-benchmarking")
+    for key, nprobe in (("Home", 1), ("ArrowRight", 2), ("End", 32)):
+        state = _slide(page, "rc-demo-index-benchmarking-nprobe", key)
+        assert state["nprobe"] == nprobe
+        shown = _shown(page)
+        assert shown["recall"] == recall_at(nprobe), nprobe
+        assert shown["qps"] > 0 and shown["exact_qps"] > 0 and shown["build_ms"] > 0
+        current = page.locator(f"{DEMO} svg circle[data-current]")
+        assert current.get_attribute("data-nprobe") == str(nprobe)
+    assert _errors(page) == []
