@@ -132,8 +132,8 @@ def test_sorting_and_downloads(page, site_server):
     with page.expect_download() as info:
         page.click('[data-rc-download="json"]')
     document = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
-    assert document["measures"] == ["RR", "P@1"]
-    assert document["rows"][3] == {"qid": "q3", "values": [1 / 3, 0.0]}
+    assert document["aggregate"] == {"RR": (1 / 2 + 1 + 1 / 3) / 3, "P@1": 1 / 3}
+    assert document["per_query"]["q3"] == {"RR": 1 / 3, "P@1": 0.0}
 
 
 def test_reader_errors_name_file_and_line(page, site_server):

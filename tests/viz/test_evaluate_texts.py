@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,10 @@ def test_per_query_rows_complete_and_level() -> None:
     qrels = "q1 0 a 2\nq1 0 b 1\nq2 0 x 1\n"
     run = "q1 Q0 b 1 0.9 t\nq1 Q0 a 2 0.5 t\n"
     result = evaluate_texts(qrels, run, measures="RR num_q", level=2)
+    assert json.loads(result.pop("json")) == {
+        "per_query": {"q1": {"RR": 0.5}},
+        "aggregate": {"RR": 0.5, "num_q": 1},
+    }
     assert result == {
         "ok": True,
         "measures": ["RR", "num_q"],

@@ -42,7 +42,7 @@ def evaluate_texts(
     complete: bool = False,
     level: int = 1,
 ) -> dict[str, Any]:
-    """Evaluate TREC texts: ``{"ok": True, "measures", "counters", "rows"}`` or an error.
+    """Evaluate TREC texts: ``{"ok": True, "measures", "counters", "rows", "json"}`` or an error.
 
     ``measures`` is a list or a whitespace-separated string of names (ir_measures notation);
     ``complete`` and ``level`` are trec_eval's ``-c`` and ``-l``. The first row has qid
@@ -69,5 +69,10 @@ def evaluate_texts(
     ]
     for qid, values in result.per_query.items():
         rows.append({"qid": qid, "values": [_number(values.get(n), c) for n, c in specs]})
-    counters = [name for name, counter in specs if counter]
-    return {"ok": True, "measures": [name for name, _ in specs], "counters": counters, "rows": rows}
+    return {
+        "ok": True,
+        "measures": [name for name, _ in specs],
+        "counters": [name for name, counter in specs if counter],
+        "rows": rows,
+        "json": result.to_json(),  # the download: what `rankcards eval --format json` prints
+    }

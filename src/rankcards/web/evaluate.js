@@ -209,7 +209,7 @@ class Evaluator {
     const csv = [["qid", ...measures], ...rows.map((row) => [row.qid, ...row.values.map((v) => (v === null ? "" : String(v)))])]
       .map((cells) => cells.map(csvCell).join(","))
       .join("\n");
-    const json = JSON.stringify({ measures, rows }, null, 2);
+    const { json } = this.#result; // exactly `rankcards eval --format json`
     const make = (kind, text, type) => {
       const url = URL.createObjectURL(new Blob([`${text}\n`], { type }));
       this.#q(`[data-rc-download="${kind}"]`).href = url;
