@@ -22,7 +22,7 @@ async function readText(file) {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   }
-  return new TextDecoder("utf-8").decode(bytes);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes); // like the CLI: no silent U+FFFD
 }
 
 
