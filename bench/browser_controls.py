@@ -53,16 +53,16 @@ async ([count, warmup]) => {
     slider.dispatchEvent(new Event("input", { bubbles: true }));
   };
   for (let i = 0; i < warmup; i++) { const warm = done(); change(i); await warm; }
-  const times = [];
+  const times = [], calls = [];
   for (let i = 0; i < count; i++) {
     const updated = done();
     const start = performance.now();
     change(i);
-    await updated;
+    calls.push((await updated).detail.ms);  // worker round trip + DOM replaced
     await new Promise(requestAnimationFrame);  // the frame that shows the new view
     times.push(performance.now() - start);
   }
-  return times;
+  return [times, calls];
 }
 """
 
@@ -133,15 +133,17 @@ def main() -> None:
                 page.wait_for_function(  # the demo's own first compute (see demo.js)
                     "document.querySelector('section[data-rc-demo]').dataset.rcState === 'live'"
                 )
-                times = page.evaluate(_MEASURE, [options.changes, options.warmup])
+                times, calls = page.evaluate(_MEASURE, [options.changes, options.warmup])
                 browser.close()
         finally:
             server.shutdown()
     print(f"warm control change -> DOM updated, {len(times)} changes on {options.page}")
-    print(
-        f"  p50 {statistics.median(times):.1f} ms   p95 {_percentile(times, 0.95):.1f} ms"
-        f"   max {max(times):.1f} ms   (target p95 <= 50 ms)"
-    )
+    for label, values in (("to next frame", times), ("  of which Python call + DOM", calls)):
+        print(
+            f"  {label:<30} p50 {statistics.median(values):6.1f} ms"
+            f"   p95 {_percentile(values, 0.95):6.1f} ms   max {max(values):6.1f} ms"
+        )
+    print("  target: p95 <= 50 ms")
 
 
 if __name__ == "__main__":
