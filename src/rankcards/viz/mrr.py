@@ -86,7 +86,12 @@ def _bar(value: float) -> Html:
     width = round(100 * value, 2)
     return el(
         "svg",
-        {"class": "rc-bar", "viewBox": "0 0 100 10", "preserveAspectRatio": "none"},
+        {
+            "class": "rc-bar",
+            "viewBox": "0 0 100 10",
+            "preserveAspectRatio": "none",
+            "aria-hidden": "true",  # decorative: the number beside it is the accessible value
+        },
         el("rect", {"class": "rc-bar-track", "x": 0, "y": 0, "width": 100, "height": 10}),
         el("rect", {"class": "rc-bar-fill", "x": 0, "y": 0, "width": width, "height": 10}),
     )
