@@ -36,7 +36,7 @@ N_LISTS = 32
 SWEEP = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 
 _BUDGET = 0.03  # seconds: keep a control change fast in Pyodide
-_QPS: dict[int, float] = {}  # nprobe -> last measured queries per second (this process)
+_QPS: dict[int, float] = {}  # nprobe -> best queries per second measured (this process)
 _RECALL: dict[int, float] = {}  # nprobe -> recall@10 (deterministic)
 _W, _H, _PAD = 340, 210, 40  # chart size and left/bottom padding, in SVG user units
 
@@ -44,12 +44,12 @@ _TEXT = {
     "en": {
         "now": "nprobe = {p}: lists scanned {p} of {n}",
         "recall": "Recall@10 vs exact",
-        "qps": "Queries per second",
+        "qps": "Queries per second (this run)",
         "cand": "Distances per query",
         "speedup": "Speed-up vs exact",
         "build": "Index build time (once, reported separately)",
         "exact": "Exact search (brute force)",
-        "caption": "The nprobe sweep ({q} queries, {n} vectors x {d} dims, best of 2 passes)",
+        "caption": "The nprobe sweep ({q} queries, {n} vectors x {d} dims; QPS: best run so far)",
         "chart": "Recall-QPS curve: recall@10 (x axis) against queries per second (log, y axis)",
         "up": "↑ better: more queries per second",
         "right": "recall@10 → better",
@@ -58,12 +58,12 @@ _TEXT = {
     "es": {
         "now": "nprobe = {p}: listas recorridas {p} de {n}",
         "recall": "Recall@10 frente a la búsqueda exacta",
-        "qps": "Consultas por segundo",
+        "qps": "Consultas por segundo (esta pasada)",
         "cand": "Distancias por consulta",
         "speedup": "Aceleración frente a la exacta",
         "build": "Tiempo de construcción del índice (una vez, se informa aparte)",
         "exact": "Búsqueda exacta (fuerza bruta)",
-        "caption": "Barrido de nprobe ({q} consultas, {n} vectores x {d} dims, mejor de 2 pasadas)",
+        "caption": "Barrido de nprobe ({q} consultas, {n} vectores x {d} dims; QPS: mejor pasada)",
         "chart": "Curva recall-QPS: recall@10 en el eje x, consultas por segundo (log) en el eje y",
         "up": "↑ mejor: más consultas por segundo",
         "right": "recall@10 → mejor",
@@ -116,8 +116,16 @@ def _measure(nprobe: int, vectors: Vectors, passes: int) -> float:
     index = _index(N_LISTS)
     found, seconds = _timed(lambda q: index.search(q, K, nprobe), vectors.queries, passes)
     _RECALL.setdefault(nprobe, _recall(found))
-    _QPS[nprobe] = len(vectors.queries) / seconds
-    return _QPS[nprobe]
+    qps = len(vectors.queries) / seconds
+    # The curve keeps each setting's best run so far (ann-benchmarks keeps the best of several
+    # runs): a pass slowed down by something else on the machine does not bend the curve.
+    _QPS[nprobe] = max(_QPS.get(nprobe, 0.0), qps)
+    return qps
+
+
+def _label(x: float, y: float, text: str, size: int, anchor: str = "start") -> Html:
+    attrs = {"x": x, "y": y, "font-size": size, "text-anchor": anchor, "fill": "currentColor"}
+    return el("text", attrs, text)
 
 
 def _chart(points: list[tuple[int, float, float]], current: int, exact: float, t: dict) -> Html:
@@ -127,7 +135,7 @@ def _chart(points: list[tuple[int, float, float]], current: int, exact: float, t
     x_min = min(0.5, math.floor(min(r for _, r, _ in points) * 10) / 10)
 
     def xy(recall: float, rate: float) -> tuple[float, float]:
-        x = _PAD + (recall - x_min) / (1 - x_min) * (_W - _PAD - 12)
+        x = _PAD + (recall - x_min) / (1 - x_min) * (_W - _PAD - 28)
         y = (_H - _PAD) - (math.log10(rate) - low) / (high - low) * (_H - _PAD - 10)
         return round(x, 1), round(y, 1)
 
@@ -218,48 +226,11 @@ def _chart(points: list[tuple[int, float, float]], current: int, exact: float, t
             )
         )
     ex, ey = xy(1.0, exact)
-    parts.append(
-        el(
-            "rect",
-            {
-                "x": ex - 4,
-                "y": ey - 4,
-                "width": 8,
-                "height": 8,
-                "fill": "none",
-                "stroke": "currentColor",
-            },
-        )
-    )
-    parts.append(
-        el(
-            "text",
-            {
-                "x": ex - 8,
-                "y": ey - 8,
-                "text-anchor": "end",
-                "font-size": 9,
-                "fill": "currentColor",
-            },
-            t["exact"],
-        )
-    )
-    parts.append(
-        el(
-            "text",
-            {
-                "x": _W - 8,
-                "y": _H - 6,
-                "text-anchor": "end",
-                "font-size": 10,
-                "fill": "currentColor",
-            },
-            t["right"],
-        )
-    )
-    parts.append(
-        el("text", {"x": _PAD + 4, "y": 14, "font-size": 10, "fill": "currentColor"}, t["up"])
-    )
+    square = {"x": ex - 4, "y": ey - 4, "width": 8, "height": 8}
+    parts.append(el("rect", {**square, "fill": "none", "stroke": "currentColor"}))
+    parts.append(_label(_PAD, _H - 6, "□ " + t["exact"], 9))
+    parts.append(_label(_W - 4, _H - 6, t["right"], 10, "end"))
+    parts.append(_label(_W - 4, 12, t["up"], 10, "end"))
     return el(
         "svg",
         {
@@ -286,7 +257,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             _measure(p, vectors, passes=1)
     exact = _exact_qps()
     sweep = sorted(set(SWEEP) | {nprobe})
-    points = [(p, recall_at(p), live if p == nprobe else _QPS[p]) for p in sweep]
+    points = [(p, recall_at(p), _QPS[p]) for p in sweep]
     queries = vectors.queries
     scanned = sum(len(index.candidates(q, nprobe)) for q in queries) / len(queries) + N_LISTS
     recall = recall_at(nprobe)
@@ -326,9 +297,7 @@ def view(state: dict[str, Any], lang: str) -> str:
         el(
             "thead",
             {},
-            el(
-                "tr", {}, [el("th", {"scope": "col"}, h) for h in ("nprobe", t["recall"], t["qps"])]
-            ),
+            el("tr", {}, [el("th", {"scope": "col"}, h) for h in ("nprobe", t["recall"], "QPS")]),
         ),
         el("tbody", {}, rows),
     )
