@@ -3,10 +3,10 @@
 The collection is general-knowledge prose (bees, tides, vaccines, GPS, ...), one short
 paragraph per document, written for rankcards and distributed under its MIT licence. Each
 query has ten judged documents on a 0-3 scale, as in TREC: 3 = answers the question directly,
-2 = substantially relevant, 1 = on topic but marginal, 0 = judged *not* relevant. Most 0s are deliberate keyword
-traps ("honey badger" for the honey query, "French press" for the printing press) so that a
-lexical retriever makes realistic mistakes. Documents outside a query's ten are unjudged,
-which trec_eval - and this project - treats as not relevant.
+2 = substantially relevant, 1 = on topic but marginal, 0 = judged *not* relevant. Most 0s
+are deliberate keyword traps ("honey badger" for the honey query, "French press" for the
+printing press) so that a lexical retriever makes realistic mistakes. Documents outside a
+query's ten are unjudged, which trec_eval - and this project - treats as not relevant.
 
 Files (package data under ``rankcards/demos/data/``), in the formats the tools expect:
 
