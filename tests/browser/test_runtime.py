@@ -91,9 +91,10 @@ def test_run_streams_output_and_trims_tracebacks_to_the_user_code(page, site_ser
 
 def test_time_limit_ends_runaway_code_and_the_runtime_recovers(page, site_server, examples):
     _open(page, site_server, _first(examples))
+    page.evaluate("rt.run('pass')")  # warm the runner, so the limit is spent in the loop
     started = time.monotonic()
-    result = page.evaluate("rt.run('print(0)\\nwhile True: pass', {timeout: 1000})")
-    assert time.monotonic() - started < 3
+    result = page.evaluate("rt.run('print(0)\\nwhile True: pass', {timeout: 1500})")
+    assert 1.5 <= time.monotonic() - started < 4
     assert result == {"ok": False, "output": "0\n", "error": None, "reason": "timeout"}
     assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
 

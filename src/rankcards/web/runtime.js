@@ -6,7 +6,7 @@
 //
 //   runtime.state        "idle" | "loading" | "ready" | "error" (mirrored on <html data-runtime>)
 //   runtime.version      rankcards.__version__ as read inside Pyodide (null until ready)
-//   runtime.progress     {phase, loaded, total, message} of the current boot (bytes, MB shown)
+//   runtime.progress     {phase: "download" | "starting", loaded, total} bytes of the current boot
 //   runtime.ensure()     -> Promise<void>: boot once (retries after an error); resolves when ready
 //   runtime.run(source, {onStdout, onStderr, timeout})
 //                        -> Promise<{ok, output, error, reason}>: runs a code example with
@@ -39,7 +39,7 @@ class Runtime {
   state = "idle";
   version = null;
   error = null;
-  progress = { phase: "idle", loaded: 0, total: 0, message: "" };
+  progress = { phase: "idle", loaded: 0, total: 0 };
   #worker = null;
   #boot = null;
   #nextId = 1;
@@ -61,11 +61,7 @@ class Runtime {
 
   async run(source, { onStdout, onStderr, timeout = DEFAULT_TIMEOUT_MS } = {}) {
     await this.ensure();
-    const reply = this.#request(
-      { type: "run", source },
-      { onStdout, onStderr, kind: "run", timeout },
-    );
-    return reply;
+    return this.#request({ type: "run", source }, { onStdout, onStderr, kind: "run", timeout });
   }
 
   async call(target, args) {
@@ -109,7 +105,7 @@ class Runtime {
   #start() {
     this.#setState("loading", {
       error: null,
-      progress: { phase: "download", loaded: 0, total: config.bytes, message: "" },
+      progress: { phase: "download", loaded: 0, total: config.bytes },
     });
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#worker = worker;

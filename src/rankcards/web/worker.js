@@ -3,7 +3,7 @@
 // Protocol (postMessage, one request at a time is executed; Python is synchronous):
 //   -> {type: "boot", config, interrupt}     config from config.js + `base` (absolute URL of
 //                                            assets/rankcards/); interrupt: Int32Array | null
-//   <- {type: "progress", progress}          {phase, loaded, total, message}
+//   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
 //   -> {id, type: "run", source}
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
@@ -46,8 +46,8 @@ def call(target, args):
     return json.dumps(value)
 `;
 
-function progress(phase, loaded, total, message = "") {
-  postMessage({ type: "progress", progress: { phase, loaded, total, message } });
+function progress(phase, loaded, total) {
+  postMessage({ type: "progress", progress: { phase, loaded, total } });
 }
 
 async function fetchBytes(url, onChunk) {
