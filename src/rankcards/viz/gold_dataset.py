@@ -37,6 +37,8 @@ from rankcards.viz._html import Html, act_set, el, fmt, metric
 
 __all__ = ["rankings", "view"]
 
+_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
+
 DEPTH = 10  # documents retrieved per query by each system (the slider's maximum K)
 SYSTEMS = ("bm25", "random")
 
@@ -213,7 +215,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     headers = [f"MRR@{k}", f"Hit Rate@{k}", f"Recall@{k}"]
     summary = el(
         "table",
-        {"class": "rc-table rc-gold-summary"},
+        {
+            "class": "rc-table rc-gold-summary",
+            "style": _TABLE_STYLE,
+        },
         el("caption", {}, t["summary"].format(k=k, level=level)),
         el(
             "thead",
@@ -266,7 +271,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     columns = [f"{t[s]} {m}" for s in SYSTEMS for m in (f"RR@{k}", f"Hit@{k}", f"R@{k}")]
     per_query = el(
         "table",
-        {"class": "rc-table rc-gold-queries"},
+        {
+            "class": "rc-table rc-gold-queries",
+            "style": _TABLE_STYLE,
+        },
         el("caption", {}, t["per_query"]),
         el(
             "thead",

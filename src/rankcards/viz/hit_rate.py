@@ -23,6 +23,8 @@ from rankcards.viz._html import Html, el, fmt, metric
 
 __all__ = ["top_k_strip", "view"]
 
+_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
+
 _TEXT = {
     "en": {
         "caption": "Hit (Success@{k}) per query",
@@ -103,7 +105,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     )
     table = el(
         "table",
-        {"class": "rc-table rc-hit-table"},
+        {
+            "class": "rc-table rc-hit-table",
+            "style": _TABLE_STYLE,
+        },
         el("caption", {}, t["caption"].format(k=k)),
         el("thead", {}, head),
         el("tbody", {}, rows),

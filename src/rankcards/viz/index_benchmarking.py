@@ -31,6 +31,8 @@ from rankcards.viz._html import Html, el, fmt, metric
 
 __all__ = ["K", "N_LISTS", "SWEEP", "recall_at", "view"]  # noqa: RUF022 (reading order)
 
+_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
+
 K = 10
 N_LISTS = 32
 SWEEP = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
@@ -272,7 +274,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     ]
     facts = el(
         "table",
-        {"class": "rc-table rc-ivf-facts"},
+        {
+            "class": "rc-table rc-ivf-facts",
+            "style": _TABLE_STYLE,
+        },
         el(
             "tbody",
             {},
@@ -292,7 +297,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     ]
     table = el(
         "table",
-        {"class": "rc-table rc-ivf-table"},
+        {
+            "class": "rc-table rc-ivf-table",
+            "style": _TABLE_STYLE,
+        },
         el("caption", {}, t["caption"].format(q=len(queries), n=len(vectors.data), d=vectors.dim)),
         el(
             "thead",

@@ -26,6 +26,8 @@ from rankcards.viz.hit_rate import top_k_strip
 
 __all__ = ["view"]
 
+_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
+
 _TEXT = {
     "en": {
         "caption": "Recall@{k} per query: found in the top {k} / all relevant (R)",
@@ -120,7 +122,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     head = el("tr", {}, [el("th", {"scope": "col"}, t[key].format(k=k)) for key in keys])
     table = el(
         "table",
-        {"class": "rc-table rc-recall-table"},
+        {
+            "class": "rc-table rc-recall-table",
+            "style": _TABLE_STYLE,
+        },
         el("caption", {}, t["caption"].format(k=k)),
         el("thead", {}, head),
         el("tbody", {}, rows),
