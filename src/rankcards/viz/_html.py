@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from html import escape as _escape_text
 
 __all__ = [
@@ -53,6 +54,13 @@ def escape(value: object) -> Html:
 
 
 def _child(value: object) -> str:
+    kind = type(value)  # exact-type fast paths first: views build thousands of nodes per change
+    if kind is Html:
+        return value  # type: ignore[return-value]
+    if kind is str:
+        return _escape_text(value, quote=True)  # type: ignore[arg-type]
+    if kind is list or kind is tuple:
+        return "".join([_child(item) for item in value])  # type: ignore[attr-defined]
     if value is None or value is False:
         return ""
     if isinstance(value, str | int | float):
@@ -62,9 +70,16 @@ def _child(value: object) -> str:
     raise TypeError(f"cannot render {type(value).__name__} as HTML")
 
 
-def _attr(name: str, value: AttrValue) -> str:
+@lru_cache(maxsize=512)
+def _checked(name: str, what: str) -> str:
+    """``name`` if it is a valid tag/attribute name (cached: views reuse a few names)."""
     if not _NAME.match(name):
-        raise ValueError(f"invalid HTML attribute name {name!r}")
+        raise ValueError(f"invalid HTML {what} name {name!r}")
+    return name
+
+
+def _attr(name: str, value: AttrValue) -> str:
+    _checked(name, "attribute")
     if value is None or value is False:
         return ""
     if value is True:
@@ -78,9 +93,8 @@ def el(tag: str, attrs: Mapping[str, AttrValue] | None = None, *children: object
     ``None``/``False`` attributes are omitted and ``True`` renders a bare boolean attribute;
     children may be text, numbers (floats via :func:`fmt`), :class:`Html` or nested iterables.
     """
-    if not _NAME.match(tag):
-        raise ValueError(f"invalid HTML tag name {tag!r}")
-    attributes = "".join(_attr(name, value) for name, value in (attrs or {}).items())
+    _checked(tag, "tag")
+    attributes = "".join([_attr(name, value) for name, value in attrs.items()]) if attrs else ""
     if tag in _VOID:
         if children:
             raise ValueError(f"<{tag}> cannot have children")
