@@ -111,7 +111,8 @@ export function createLayer(root, hooks) {
     const under = document.elementsFromPoint(clientX, clientY);
     const hit = under.find((el) => el !== svg && !svg.contains(el) && root.contains(el));
     let el = hit ? hit.closest(_ANCHORS) : null;
-    if (!el || !root.contains(el) || el === root) el = root;
+    // Points are normalised by the anchor's width, so a zero-width anchor cannot hold them.
+    if (!el || !root.contains(el) || el.getBoundingClientRect().width <= 0) el = root;
     const anchor = [];
     for (let node = el; node !== root; node = node.parentElement) {
       anchor.unshift(Array.prototype.indexOf.call(node.parentElement.children, node));
@@ -174,12 +175,14 @@ export function createLayer(root, hooks) {
     if (!gesture || event.pointerId !== gesture.id) return;
     const g = gesture;
     gesture = null;
-    if (g.erasing && event.type === "pointercancel") {
-      for (const i of g.erased) svg.children[i].classList.remove("rc-draw-erased");
-    } else if (g.erasing) {
-      if (g.erased.size) hooks.erase([...g.erased]);
+    if (g.erasing) {
+      if (event.type === "pointercancel") {
+        for (const i of g.erased) svg.children[i].classList.remove("rc-draw-erased");
+      } else if (g.erased.size) {
+        hooks.erase([...g.erased]);
+      }
+      return;
     }
-    if (g.erasing) return;
     g.path.remove();
     if (event.type === "pointercancel" || g.px.length === 0) return;
     const { a, ...stroke } = g.stroke;
