@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import zipfile
@@ -61,7 +62,8 @@ def stdlib_pyc(node_modules: Path, cache_dir: Path) -> Path:
     cached = cache_dir / f"stdlib-pyc-{version}.zip"
     if not cached.is_file():
         cache_dir.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(".partial")
+        # Per-process name: parallel builds (pytest-xdist) must not write into one file.
+        partial = cached.with_suffix(f".{os.getpid()}.partial")
         node = shutil.which("node")
         if node is None:
             raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the stdlib")
