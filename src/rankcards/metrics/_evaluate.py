@@ -14,8 +14,9 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from math import inf, isfinite, nextafter
+from itertools import compress, repeat
+from math import isfinite, nan
+from operator import add, eq, gt, or_
 
 from ._data import Qrels, Run
 from ._measure import MeasureSpec
@@ -152,41 +153,52 @@ def prepare(
 
     ``judged`` holds the non-negative labels. trec_eval sorts by score descending, ties by
     docno descending (``strcmp``), then cuts at ``depth``. Only judged documents matter to
-    the measures, so instead of sorting every document with its docno we sort the scores
-    alone and place each judged document by counting what ranks above it: documents with a
-    higher score, plus, within a tie, those with a greater docno.
+    the measures, so instead of sorting every document with its docno, each judged document
+    is placed by counting what ranks above it. Runs are nearly always written in score order:
+    then a document's rank is its position, except within a tie, where the documents of the
+    tie with a greater docno also rank above it. Every step runs in C except for judged
+    documents that are tied.
     """
     levels = level_counts(judged.values())
     total = len(docnos)
     num_ret = total if depth is None else min(total, depth)
-    values = list(scores)  # box each score once, not in every step below
-    # the judged retrieved documents as (score, docno), filtered in C
-    hits = list(compress(zip(values, docnos, strict=True), map(judged.__contains__, docnos)))
-    if not hits:
+    at = list(compress(range(total), map(judged.__contains__, docnos)))
+    if not at:
         return Query([], [], num_ret, levels)
-    ordered = sorted(values)
-    placed: list[tuple[int, int]] = []
-    tied: list[tuple[float, bytes]] = []
-    for hit in hits:
-        at_most = bisect_right(ordered, hit[0])  # documents scoring <= this one
-        if at_most - bisect_left(ordered, hit[0]) > 1:
-            tied.append(hit)
-        elif total - at_most < num_ret:
-            placed.append((total - at_most, judged[hit[1]]))
-    if tied:
-        wanted = {hit[0] for hit in tied}
-        # every document with a wanted score, as sorted (score, docno) pairs, filtered in C
-        group = sorted(compress(zip(values, docnos, strict=True), map(wanted.__contains__, values)))
-        for score, docno in tied:
-            # above: higher scores, plus equal scores with a greater docno
-            rank = total - bisect_right(ordered, score)
-            rank += bisect_left(group, (nextafter(score, inf),)) - bisect_right(
-                group, (score, docno)
-            )
-            if rank < num_ret:
-                placed.append((rank, judged[docno]))
-    placed.sort()
-    return Query([rank for rank, _ in placed], [label for _, label in placed], num_ret, levels)
+    values = list(scores)  # box each score once, not in every step below
+    ranked = sorted(values, reverse=True)  # stable, and linear on a run in score order
+    if ranked != values:  # visit the documents in score order (ties in any order)
+        docnos = list(
+            map(docnos.__getitem__, sorted(range(total), key=values.__getitem__, reverse=True))
+        )
+        values = ranked
+        at = list(compress(range(total), map(judged.__contains__, docnos)))
+    hit_scores = list(map(values.__getitem__, at))
+    hit_docnos = list(map(docnos.__getitem__, at))
+    labels = list(map(judged.__getitem__, hit_docnos))
+    padded = [nan, *values, nan]  # NaN equals nothing: the first and last have no neighbour
+    tied = list(
+        map(
+            or_,
+            map(eq, hit_scores, map(padded.__getitem__, at)),  # same score as the previous
+            map(eq, hit_scores, map(padded.__getitem__, map(add, at, repeat(2)))),  # next
+        )
+    )
+    ranks = at
+    if True in tied:
+        ascending = values[::-1]
+        ranks = at[:]
+        for n in compress(range(len(at)), tied):
+            score = hit_scores[n]
+            first = total - bisect_right(ascending, score)
+            end = total - bisect_left(ascending, score)
+            ranks[n] = first + sum(map(gt, docnos[first:end], repeat(hit_docnos[n])))
+        placed = sorted(zip(ranks, labels, strict=True))
+        ranks, labels = [rank for rank, _ in placed], [label for _, label in placed]
+    if num_ret < total:
+        cut = bisect_left(ranks, num_ret)
+        ranks, labels = ranks[:cut], labels[:cut]
+    return Query(ranks, labels, num_ret, levels)
 
 
 def _specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:

@@ -8,11 +8,12 @@ starts with ``#`` and blank lines are skipped; columns are split on ASCII whites
 gzip-compressed (recognised by its magic bytes). Qids must be UTF-8; docnos are compared as
 bytes, as trec_eval does, so they may be in any encoding.
 
-Speed and memory: a run is read as bytes, each line split once, and per query only the
-docnos (decoded in one call per query) and an ``array('d')`` of scores are kept, which is far
-smaller than a dict of dicts. Checks that cost per line in Python (score syntax, finiteness,
-duplicates, UTF-8) run per query in C; if one fails, the input is read again by a strict
-line-by-line reader that reports the exact line. One-shot iterables are buffered for that.
+Speed and memory: a run is read as bytes, in blocks split with one C call each when their
+lines are regular (see ``_fastrun``), and per query only the docnos (bytes) and an
+``array('d')`` of scores are kept, which is far smaller than a dict of dicts. Checks that cost
+per line in Python (score syntax, finiteness, duplicates, UTF-8) run in C per block or per
+query; if one fails, the input is read again by a strict line-by-line reader that reports the
+exact line. One-shot iterables are buffered for that.
 """
 
 from __future__ import annotations
@@ -25,15 +26,12 @@ from typing import BinaryIO, cast
 
 from ._data import LINES_NAME, Docs, Qrels, Run
 from ._errors import TrecFormatError
+from ._fastrun import Fallback, read_file, read_lines
 
 PathOrLines = str | os.PathLike[str] | Iterable[str]
 
 _RUN_FORM = "expected 6 columns 'qid Q0 docno rank score tag', got {}"
 _QRELS_FORM = "expected 4 columns 'qid iter docno rel', got {}"
-
-
-class _Fallback(Exception):
-    """The fast run reader met something unusual: the strict reader will say what."""
 
 
 def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
@@ -134,9 +132,10 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
         source = list(source)  # one-shot iterable: keep it for a second, strict reading
     try:
         try:
-            with _Source(source, label) as lines:
-                data = _fast_run(lines)
-        except _Fallback:
+            opened = _Source(source, label)
+            with opened as lines:
+                data = read_lines(lines) if opened.handle is None else read_file(opened.handle)
+        except Fallback:
             with _Source(source, label) as lines:
                 data = _strict_run(lines, label)
     except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
@@ -144,59 +143,6 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
     if not data:
         raise TrecFormatError(label, None, "empty run: no result lines")
     return Run(data, label)
-
-
-def _fast_run(lines: Iterable[bytes]) -> dict[str, Docs]:
-    """Read a well-formed run with the least work per line; raise _Fallback on anything odd."""
-    data: dict[str, Docs] = {}
-    pending: list[bytes] = []  # score texts of the current query, parsed in one go
-    add_score = pending.append
-    scores: array[float] = array("d")
-    docnos: list[bytes] = []
-    add_doc = docnos.append
-    current = b""
-    for line in lines:
-        try:
-            qid, _, docno, _, score, _ = line.split()
-        except ValueError:  # not 6 columns: blank, comment, extra columns, or an error
-            parts = line.split()
-            if not parts or parts[0].startswith(b"#"):
-                continue
-            if len(parts) < 6:
-                raise _Fallback from None
-            qid, docno, score = parts[0], parts[2], parts[4]
-        if qid != current:
-            if qid.startswith(b"#"):
-                continue
-            _parse_scores(pending, scores)
-            current = qid
-            try:
-                entry = data.setdefault(qid.decode(), ([], array("d")))
-            except UnicodeDecodeError:
-                raise _Fallback from None
-            docnos, scores = entry
-            add_doc = docnos.append
-        add_doc(docno)
-        add_score(score)
-    _parse_scores(pending, scores)
-    for docnos, scores in data.values():
-        if len(set(docnos)) != len(docnos):
-            raise _Fallback
-        # a non-finite score makes the sum non-finite; a finite sum may overflow, so confirm
-        if not isfinite(sum(scores)) and not all(map(isfinite, scores)):
-            raise _Fallback
-    return data
-
-
-def _parse_scores(texts: list[bytes], scores: array[float]) -> None:
-    """Parse one query's pending score texts into its array, in C; then empty the list."""
-    if b"_" in b"".join(texts):  # float() accepts 1_0; trec_eval's atof reads it as 1
-        raise _Fallback
-    try:
-        scores.extend(map(float, texts))
-    except ValueError:
-        raise _Fallback from None
-    texts.clear()
 
 
 def _strict_run(lines: Iterable[bytes], label: str) -> dict[str, Docs]:
@@ -249,26 +195,29 @@ def _text(raw: bytes) -> str:
 
 
 class _Source:
-    """Context manager yielding the input as byte lines: a file (gunzipped) or given lines."""
+    """Context manager yielding the input as byte lines: a file (gunzipped) or given lines.
+
+    ``handle`` is the open file while inside, for readers that read blocks instead of lines.
+    """
 
     def __init__(self, source: PathOrLines, label: str) -> None:
         self._source = source
         self._label = label
-        self._handle: BinaryIO | None = None
+        self.handle: BinaryIO | None = None
 
     def __enter__(self) -> Iterator[bytes]:
         source = self._source
         if not isinstance(source, (str, os.PathLike)):
             return _encoded(source, self._label)
         try:
-            self._handle = _open_bytes(source)
+            self.handle = _open_bytes(source)
         except OSError as error:
             raise TrecFormatError(self._label, None, error.strerror or str(error)) from None
-        return iter(self._handle)
+        return iter(self.handle)
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._handle is not None:
-            self._handle.close()
+        if self.handle is not None:
+            self.handle.close()
 
 
 def _open_bytes(path: str | os.PathLike[str]) -> BinaryIO:

@@ -1,0 +1,161 @@
+"""The fast path of the run reader: a well-formed run read with C calls per block, not per line.
+
+A file is read in blocks of 32 KiB cut after their last newline (memory stays bounded).
+A block whose lines all have exactly 6 columns separated by single spaces or tabs, with no
+comment line, is split into tokens with one ``bytes.split`` and its columns are
+taken by slicing; its scores are parsed with one ``map(float, ...)``. Any other block is read
+line by line. Checks that would cost a Python step per line (score syntax, finiteness,
+duplicate docnos, UTF-8 qids) run in C per block or per query; when one fails this module
+raises :class:`Fallback` and the strict reader reads the input again to name the bad line.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from itertools import groupby, repeat
+from math import isfinite
+from typing import BinaryIO
+
+from ._data import Docs
+
+_BLOCK = 1 << 15
+#: every byte but ASCII whitespace (C ``isspace``): deleting them leaves the separators
+_NOT_SPACE = bytes(sorted(set(range(256)) - set(b" \t\n\r\x0b\x0c")))
+#: the separators of one regular line once tabs are spaces: 5 single spaces, then a newline
+_REGULAR = b"     \n"
+_TABS_AS_SPACES = bytes.maketrans(b"\t", b" ")
+
+
+class Fallback(Exception):
+    """The fast reader met something unusual: the strict reader will say what and where."""
+
+
+def read_file(handle: BinaryIO) -> dict[str, Docs]:
+    """Read a run file block by block; raise Fallback on anything the strict reader must see."""
+    data: dict[str, Docs] = {}
+    checked: dict[str, int] = {}
+    rest = b""
+    while block := handle.read(_BLOCK):
+        end = block.rfind(b"\n") + 1
+        if not end:  # a line longer than a block: keep reading
+            rest += block
+            continue
+        _add_block(rest + block[:end], data, checked)
+        rest = block[end:]
+    if rest:
+        _add_block(rest + b"\n", data, checked)
+    _check(data, checked)
+    return data
+
+
+def read_lines(lines: Iterable[bytes]) -> dict[str, Docs]:
+    """Read a run given as byte lines; raise Fallback as :func:`read_file` does."""
+    data: dict[str, Docs] = {}
+    _add_lines(lines, data)
+    _check(data, {})
+    return data
+
+
+def _add_block(block: bytes, data: dict[str, Docs], checked: dict[str, int]) -> None:
+    """Add a block of whole lines, with a few C calls if every line is regular.
+
+    A query followed by another one in the block is checked at once, while its docnos are
+    still in the CPU cache; ``checked`` records how many of its lines that covered.
+    """
+    lines = block.count(b"\n")
+    tokens = block.split()
+    # Exactly 6 columns on every line: each line has 5 single-byte separators (so at most 6
+    # columns) and the block has 6 columns per line in all. Then no blank line either.
+    if (
+        len(tokens) != 6 * lines
+        or block.translate(_TABS_AS_SPACES, _NOT_SPACE) != _REGULAR * lines
+        or (b"#" in block and any(map(bytes.startswith, tokens[0::6], repeat(b"#"))))
+    ):  # a blank, comment, short or long line, or uneven spacing: read it line by line
+        del tokens
+        _add_lines(block.split(b"\n"), data)
+        return
+    qids, docnos, scores = tokens[0::6], tokens[2::6], _parse(tokens[4::6], b"_" in block)
+    del tokens  # the columns nobody reads
+    start = 0
+    qid = None
+    for raw, group in groupby(qids):
+        if qid is not None:  # the previous query is complete, unless it comes back later
+            checked[qid] = _check_query(data[qid])
+        stop = start + len(list(group))
+        qid = _qid(raw)
+        docs, values = data.setdefault(qid, ([], array("d")))
+        docs += docnos[start:stop]
+        values += scores[start:stop]
+        start = stop
+
+
+def _add_lines(lines: Iterable[bytes], data: dict[str, Docs]) -> None:
+    """Add lines one at a time: blank and comment lines are skipped, extra columns ignored."""
+    pending: list[bytes] = []  # score texts of the current query, parsed in one go
+    add_score = pending.append
+    scores: array[float] = array("d")
+    docnos: list[bytes] = []
+    add_doc = docnos.append
+    current = b""
+    for line in lines:
+        try:
+            qid, _, docno, _, score, _ = line.split()
+        except ValueError:  # not 6 columns: blank, comment, extra columns, or an error
+            parts = line.split()
+            if not parts or parts[0].startswith(b"#"):
+                continue
+            if len(parts) < 6:
+                raise Fallback from None
+            qid, docno, score = parts[0], parts[2], parts[4]
+        if qid != current:
+            if qid.startswith(b"#"):
+                continue
+            scores += _parse(pending)
+            pending.clear()
+            current = qid
+            docnos, scores = data.setdefault(_qid(qid), ([], array("d")))
+            add_doc = docnos.append
+        add_doc(docno)
+        add_score(score)
+    scores += _parse(pending)
+
+
+def _qid(raw: bytes) -> str:
+    """A qid as text: it must be UTF-8."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        raise Fallback from None
+
+
+def _parse(texts: list[bytes], underscores: bool = True) -> array[float]:
+    """Parse score texts in C; trec_eval's ``atof`` would read ``1_0`` as 1, float() as 10.
+
+    ``underscores``: whether the texts may hold one (joining them to look costs more than
+    parsing, so a block without any skips it).
+    """
+    if underscores and b"_" in b"".join(texts):
+        raise Fallback
+    try:
+        return array("d", map(float, texts))
+    except ValueError:
+        raise Fallback from None
+
+
+def _check(data: dict[str, Docs], checked: dict[str, int]) -> None:
+    """Check every query not checked yet with all its lines."""
+    for qid, docs in data.items():
+        if checked.get(qid) != len(docs[0]):
+            _check_query(docs)
+
+
+def _check_query(docs: Docs) -> int:
+    """In C: no docno twice, every score finite; return the number of lines checked."""
+    docnos, scores = docs
+    if len(set(docnos)) != len(docnos):
+        raise Fallback
+    # a non-finite score makes the sum non-finite; a finite sum may overflow, so confirm
+    if not isfinite(sum(scores)) and not all(map(isfinite, scores)):
+        raise Fallback
+    return len(docnos)
