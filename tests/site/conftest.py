@@ -42,6 +42,12 @@ def make_project(directory: Path) -> Path:
     shutil.copytree(
         ROOT / "docs", directory / "docs", symlinks=False, ignore=shutil.ignore_patterns("cards")
     )
+    for lang in ("en", "es"):
+        # The real home pages tell a story through the bundled cards; the fixture project has
+        # other cards, so its home pages hold just the generated card list.
+        (directory / "docs" / lang / "index.md").write_text(
+            f"# Home ({lang})\n\n<!-- rankcards:cards -->\n", encoding="utf-8"
+        )
     cards = directory / "docs" / "cards"
     cards.mkdir()
     for path in [*CARD_FIXTURES.glob("*.yml"), FIXTURES / "xss.yml"]:

@@ -154,6 +154,30 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
     return pages
 
 
+HOME_MARKER = "<!-- rankcards:cards -->"
+
+
+def home_cards_html(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> str:
+    """The categories and cards listed on the home page of ``lang`` (links relative to it)."""
+    url = f"{lang}/"
+    ordered = _by_title(cards, lang)
+    categories = []
+    for category in CATEGORIES:
+        members = [card.views[lang] for card in ordered if card.card.category == category]
+        if members:
+            title = Link(
+                _relative(url, category_url(lang, category)), CATEGORY_TITLES[lang][category]
+            )
+            links = [
+                Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
+                for view in members
+            ]
+            categories.append((title, links))
+    return env.get_template("home-cards.html.jinja").render(
+        lang=lang, t=STRINGS[lang], categories=categories
+    )
+
+
 def generate(cards: list[RenderedCard], env: jinja2.Environment) -> dict[str, Page]:
     """Every generated page, by ``src_uri``: cards, categories, glossary (and evaluate, when its
     template exists), in both languages."""

@@ -29,7 +29,15 @@ import rankcards
 from rankcards.cards import LANGS, CardError, KatexUnavailable, RenderedCard, build_cards
 from rankcards.site._i18n import LANGUAGE_NAMES
 from rankcards.site._search import search_html
-from rankcards.site.generator import Page, generate, navigation, template_environment
+from rankcards.site._sitemaps import write_language_sitemaps
+from rankcards.site.generator import (
+    HOME_MARKER,
+    Page,
+    generate,
+    home_cards_html,
+    navigation,
+    template_environment,
+)
 
 _KATEX_ASSETS = "assets/katex"
 log = logging.getLogger("mkdocs.plugins.rankcards")
@@ -56,11 +64,12 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
 
     def __init__(self) -> None:
         self._pages: dict[str, Page] = {}
+        self._home_cards: dict[str, str] = {}
         self._katex_dist: Path | None = None
         self._files: Files | None = None
         self._full_content: dict[str, str] = {}
         self._serving = False
-        self._last_good: tuple[list[RenderedCard], dict[str, Page]] | None = None
+        self._last_good: list[RenderedCard] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds."""
@@ -84,7 +93,6 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         cards_dir = Path(config.docs_dir) / self.config.cards_dir
         try:
             rendered = build_cards(cards_dir, katex_dir=katex, timeout=self.config.timeout)
-            self._pages = generate(rendered, template_environment(templates))
         except CardError as error:
             message = f"rankcards: {len(error.problems)} problem(s) in the cards:\n{error}"
             if self._last_good is None:
@@ -92,16 +100,20 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             # Serving: report, and keep the last good cards so the reader's page stays up
             # (MkDocs would otherwise hold every request until the cards are fixed).
             log.error(f"{message}\nrankcards: serving the last good version of the cards")
-            rendered, self._pages = self._last_good
+            rendered = self._last_good
         except KatexUnavailable as error:
             raise PluginError(f"rankcards: {error}") from None
+        try:
+            env = template_environment(templates)
+            self._pages = generate(rendered, env)
+            self._home_cards = {lang: home_cards_html(rendered, env, lang) for lang in LANGS}
         except jinja2.TemplateError as error:
             where = getattr(error, "filename", None) or templates
             line = getattr(error, "lineno", None)
             where = f"{where}:{line}" if line else where
             raise PluginError(f"rankcards: template error in {where}: {error}") from None
         if self._serving:
-            self._last_good = (rendered, self._pages)
+            self._last_good = rendered
         self._katex_dist = katex / "dist"
         config.nav = navigation(rendered, self._pages)
         for section, lang in zip(config.nav, LANGS, strict=True):
@@ -148,6 +160,15 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             files.append(File.generated(config, uri, abs_src_path=str(path)))
         self._files = files
         return files
+
+    def on_page_markdown(
+        self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
+    ) -> str:
+        """Home pages list the cards where they say ``<!-- rankcards:cards -->``."""
+        lang, _, rest = page.file.src_uri.partition("/")
+        if rest == "index.md" and lang in self._home_cards:
+            return markdown.replace(HOME_MARKER, self._home_cards[lang])
+        return markdown
 
     def on_page_content(
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
@@ -211,6 +232,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
                     web.write_assets(Path(config.site_dir), config)
                 except web.WebAssetsError as error:
                     raise PluginError(f"rankcards: {error}") from None
+        write_language_sitemaps(Path(config.site_dir), LANGS)
         self._reset()
 
     def on_build_error(self, *, error: Exception) -> None:
@@ -219,5 +241,6 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
     def _reset(self) -> None:
         """Drop per-build state, so a `mkdocs serve` rebuild starts clean."""
         self._pages = {}
+        self._home_cards = {}
         self._files = None
         self._full_content = {}
