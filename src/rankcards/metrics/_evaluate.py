@@ -9,14 +9,13 @@ as an empty ranking, so they score 0 but still count their relevant documents.
 
 from __future__ import annotations
 
-import json
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from math import isfinite, nan
-from operator import add, eq, gt, or_
+from operator import add, eq, gt, or_, sub
 
 from ._data import Qrels, Run
 from ._measure import MeasureSpec
@@ -57,6 +56,8 @@ class Evaluation:
             "per_query": {qid: shaped(values) for qid, values in self.per_query.items()},
             "aggregate": shaped(self.aggregate),
         }
+        import json  # here: importing it costs more than reading a small run
+
         return json.dumps(document, indent=2)
 
     def _lines(self, qid: str, values: dict[str, float]) -> list[str]:
@@ -176,17 +177,17 @@ def prepare(
     hit_scores = list(map(values.__getitem__, at))
     hit_docnos = list(map(docnos.__getitem__, at))
     labels = list(map(judged.__getitem__, hit_docnos))
-    padded = [nan, *values, nan]  # NaN equals nothing: the first and last have no neighbour
+    values.append(nan)  # NaN equals nothing: it is the neighbour of the first and the last
     tied = list(
         map(
             or_,
-            map(eq, hit_scores, map(padded.__getitem__, at)),  # same score as the previous
-            map(eq, hit_scores, map(padded.__getitem__, map(add, at, repeat(2)))),  # next
+            map(eq, hit_scores, map(values.__getitem__, map(sub, at, repeat(1)))),  # previous
+            map(eq, hit_scores, map(values.__getitem__, map(add, at, repeat(1)))),  # next
         )
     )
     ranks = at
     if True in tied:
-        ascending = values[::-1]
+        ascending = values[-2::-1]  # without the NaN
         ranks = at[:]
         for n in compress(range(len(at)), tied):
             score = hit_scores[n]

@@ -12,7 +12,7 @@ raises :class:`Fallback` and the strict reader reads the input again to name the
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import groupby, repeat
 from math import isfinite
 from typing import BinaryIO
@@ -22,8 +22,8 @@ from ._data import Docs
 _BLOCK = 1 << 15
 #: every byte but ASCII whitespace (C ``isspace``): deleting them leaves the separators
 _NOT_SPACE = bytes(sorted(set(range(256)) - set(b" \t\n\r\x0b\x0c")))
-#: the separators of one regular line once tabs are spaces: 5 single spaces, then a newline
-_REGULAR = b"     \n"
+#: the separators of a regular line of 4 (qrels) or 6 (run) columns, once tabs are spaces
+_SEPARATORS = {4: b"   \n", 6: b"     \n"}
 _TABS_AS_SPACES = bytes.maketrans(b"\t", b" ")
 
 
@@ -35,16 +35,8 @@ def read_file(handle: BinaryIO) -> dict[str, Docs]:
     """Read a run file block by block; raise Fallback on anything the strict reader must see."""
     data: dict[str, Docs] = {}
     checked: dict[str, int] = {}
-    rest = b""
-    while block := handle.read(_BLOCK):
-        end = block.rfind(b"\n") + 1
-        if not end:  # a line longer than a block: keep reading
-            rest += block
-            continue
-        _add_block(rest + block[:end], data, checked)
-        rest = block[end:]
-    if rest:
-        _add_block(rest + b"\n", data, checked)
+    for block in blocks(handle):
+        _add_block(block, data, checked)
     _check(data, checked)
     return data
 
@@ -57,21 +49,42 @@ def read_lines(lines: Iterable[bytes]) -> dict[str, Docs]:
     return data
 
 
+def blocks(handle: BinaryIO) -> Iterator[bytes]:
+    """The file in blocks of whole lines (the last one given a newline if it lacks one)."""
+    rest = b""
+    while block := handle.read(_BLOCK):
+        end = block.rfind(b"\n") + 1
+        if not end:  # a line longer than a block: keep reading
+            rest += block
+            continue
+        yield rest + block[:end]
+        rest = block[end:]
+    if rest:
+        yield rest + b"\n"
+
+
+def regular(block: bytes, tokens: list[bytes], columns: int) -> bool:
+    """Whether every line of the block has exactly ``columns`` columns and is not a comment.
+
+    Each line has ``columns - 1`` single-byte separators (so at most that many columns) and
+    the block has ``columns`` columns per line in all: then every line has exactly as many.
+    """
+    lines = block.count(b"\n")
+    return (
+        len(tokens) == columns * lines
+        and block.translate(_TABS_AS_SPACES, _NOT_SPACE) == _SEPARATORS[columns] * lines
+        and not (b"#" in block and any(map(bytes.startswith, tokens[::columns], repeat(b"#"))))
+    )
+
+
 def _add_block(block: bytes, data: dict[str, Docs], checked: dict[str, int]) -> None:
     """Add a block of whole lines, with a few C calls if every line is regular.
 
     A query followed by another one in the block is checked at once, while its docnos are
     still in the CPU cache; ``checked`` records how many of its lines that covered.
     """
-    lines = block.count(b"\n")
     tokens = block.split()
-    # Exactly 6 columns on every line: each line has 5 single-byte separators (so at most 6
-    # columns) and the block has 6 columns per line in all. Then no blank line either.
-    if (
-        len(tokens) != 6 * lines
-        or block.translate(_TABS_AS_SPACES, _NOT_SPACE) != _REGULAR * lines
-        or (b"#" in block and any(map(bytes.startswith, tokens[0::6], repeat(b"#"))))
-    ):  # a blank, comment, short or long line, or uneven spacing: read it line by line
+    if not regular(block, tokens, 6):  # a blank, comment, short or long line: one by one
         del tokens
         _add_lines(block.split(b"\n"), data)
         return
@@ -83,7 +96,7 @@ def _add_block(block: bytes, data: dict[str, Docs], checked: dict[str, int]) -> 
         if qid is not None:  # the previous query is complete, unless it comes back later
             checked[qid] = _check_query(data[qid])
         stop = start + len(list(group))
-        qid = _qid(raw)
+        qid = qid_text(raw)
         docs, values = data.setdefault(qid, ([], array("d")))
         docs += docnos[start:stop]
         values += scores[start:stop]
@@ -114,14 +127,14 @@ def _add_lines(lines: Iterable[bytes], data: dict[str, Docs]) -> None:
             scores += _parse(pending)
             pending.clear()
             current = qid
-            docnos, scores = data.setdefault(_qid(qid), ([], array("d")))
+            docnos, scores = data.setdefault(qid_text(qid), ([], array("d")))
             add_doc = docnos.append
         add_doc(docno)
         add_score(score)
     scores += _parse(pending)
 
 
-def _qid(raw: bytes) -> str:
+def qid_text(raw: bytes) -> str:
     """A qid as text: it must be UTF-8."""
     try:
         return raw.decode()

@@ -26,6 +26,7 @@ from typing import BinaryIO, cast
 
 from ._data import LINES_NAME, Docs, Qrels, Run
 from ._errors import TrecFormatError
+from ._fastqrels import read_file as read_qrels_file
 from ._fastrun import Fallback, read_file, read_lines
 
 PathOrLines = str | os.PathLike[str] | Iterable[str]
@@ -60,7 +61,17 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
     label = _name(source, name)
     data: dict[str, dict[bytes, int]] = {}
     try:
-        _read_qrels_lines(source, label, data)
+        try:
+            opened = _Source(source, label)
+            with opened as lines:
+                if opened.handle is None:
+                    _read_qrels_lines(lines, label, data)
+                else:
+                    data = read_qrels_file(opened.handle)
+        except Fallback:
+            data = {}
+            with _Source(source, label) as lines:
+                _read_qrels_lines(lines, label, data)
     except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
         raise TrecFormatError(label, None, f"cannot read: {error}") from None
     if not data:
@@ -68,39 +79,38 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
     return Qrels(data, label)
 
 
-def _read_qrels_lines(source: PathOrLines, label: str, data: dict[str, dict[bytes, int]]) -> None:
+def _read_qrels_lines(
+    lines: Iterable[bytes], label: str, data: dict[str, dict[bytes, int]]
+) -> None:
     """Fill ``data`` from qrels lines, raising at the first bad line."""
     current = b""
     judged: dict[bytes, int] = {}
-    with _Source(source, label) as lines:
-        for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, 1):
+        try:
+            raw_qid, _, docno, rel = line.split()
+        except ValueError:  # not 4 columns: blank, comment, or an error
+            parts = line.split()
+            if not parts or parts[0].startswith(b"#"):
+                continue
+            raise TrecFormatError(label, number, _QRELS_FORM.format(len(parts))) from None
+        if raw_qid != current:
+            if raw_qid.startswith(b"#"):
+                continue
             try:
-                raw_qid, _, docno, rel = line.split()
-            except ValueError:  # not 4 columns: blank, comment, or an error
-                parts = line.split()
-                if not parts or parts[0].startswith(b"#"):
-                    continue
-                raise TrecFormatError(label, number, _QRELS_FORM.format(len(parts))) from None
-            if raw_qid != current:
-                if raw_qid.startswith(b"#"):
-                    continue
-                try:
-                    qid = raw_qid.decode()
-                except UnicodeDecodeError as error:
-                    raise TrecFormatError(
-                        label, number, f"not UTF-8 text ({error.reason})"
-                    ) from None
-                current = raw_qid
-                judged = data.setdefault(qid, {})
-            if not rel.isdigit() and not (rel[:1] in (b"-", b"+") and rel[1:].isdigit()):
-                raise TrecFormatError(label, number, f"relevance {_text(rel)!r} is not an integer")
-            if docno in judged:
-                raise TrecFormatError(
-                    label,
-                    number,
-                    f"docno {_text(docno)!r} appears twice for query {raw_qid.decode()!r}",
-                )
-            judged[docno] = int(rel)
+                qid = raw_qid.decode()
+            except UnicodeDecodeError as error:
+                raise TrecFormatError(label, number, f"not UTF-8 text ({error.reason})") from None
+            current = raw_qid
+            judged = data.setdefault(qid, {})
+        if not rel.isdigit() and not (rel[:1] in (b"-", b"+") and rel[1:].isdigit()):
+            raise TrecFormatError(label, number, f"relevance {_text(rel)!r} is not an integer")
+        if docno in judged:
+            raise TrecFormatError(
+                label,
+                number,
+                f"docno {_text(docno)!r} appears twice for query {raw_qid.decode()!r}",
+            )
+        judged[docno] = int(rel)
 
 
 def read_run(source: PathOrLines, name: str | None = None) -> Run:
