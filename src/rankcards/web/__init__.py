@@ -36,7 +36,7 @@ __all__ = ["WebAssetsError", "page_assets", "write_assets"]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
-_ENTRY_SCRIPTS = ("editor.js", "demo.js", "evaluate.js", "draw.js")
+_ENTRY_SCRIPTS = ("editor.js", "demo.js", "evaluate.js", "draw.js", "language.js")
 _NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
 
 
