@@ -194,8 +194,8 @@ def prepare(
             first = total - bisect_right(ascending, score)
             end = total - bisect_left(ascending, score)
             ranks[n] = first + sum(map(gt, docnos[first:end], repeat(hit_docnos[n])))
-        placed = sorted(zip(ranks, labels, strict=True))
-        ranks, labels = [rank for rank, _ in placed], [label for _, label in placed]
+        order = sorted(range(len(ranks)), key=ranks.__getitem__)  # ranks are distinct
+        ranks, labels = sorted(ranks), list(map(labels.__getitem__, order))
     if num_ret < total:
         cut = bisect_left(ranks, num_ret)
         ranks, labels = ranks[:cut], labels[:cut]
