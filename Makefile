@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1:8000
+# Material 9.7+ prints a banner about MkDocs 2 on every build; it is not about this project.
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup serve build check test test-fast lint bench clean
 
