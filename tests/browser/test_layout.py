@@ -11,10 +11,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def _pages(site: Path) -> list[str]:
-    cards = sorted(p.parent.name for p in (site / "en").glob("*/index.html"))
-    return [
-        f"{lang}/{name}/" for lang in ("en", "es") for name in ["", *cards] if name != "category"
-    ]
+    """Home, every card, the glossary and the evaluate page, in both languages."""
+    names = sorted(p.parent.name for p in (site / "en").glob("*/index.html"))
+    paths = ["", *(f"{name}/" for name in names if name != "category")]
+    return [f"{lang}/{path}" for lang in ("en", "es") for path in paths]
 
 
 def test_no_page_overflows_a_phone_screen(page: Any, site_server: str, built_site: Path) -> None:
