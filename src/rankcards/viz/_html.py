@@ -137,6 +137,56 @@ def metric(
     return el("span", base, fmt(value) if text is None else text)
 
 
+#: separated cells with a little air between columns, for tables of numbers
+SPACED = "border-collapse: separate; border-spacing: 0.7em 0.15em"
+
+
+def table(
+    classes: str,
+    caption: object | None,
+    headers: Sequence[object] | None,
+    rows: Iterable[object],
+    style: str | None = None,
+) -> Html:
+    """A data table: optional caption, column headers (``scope="col"``) and body rows.
+
+    >>> html = table("rc-x", "Cap", ["a"], [el("tr", {}, el("td", {}, 1))])
+    >>> html.startswith('<table class="rc-table rc-x"><caption>Cap</caption><thead><tr>')
+    True
+    >>> html.endswith('a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>')
+    True
+    """
+    head = el("tr", {}, [el("th", {"scope": "col"}, h) for h in headers]) if headers else None
+    return el(
+        "table",
+        {"class": f"rc-table {classes}", "style": style},
+        el("caption", {}, caption) if caption is not None else "",
+        el("thead", {}, head) if head is not None else "",
+        el("tbody", {}, list(rows)),
+    )
+
+
+def live_sum(template: str, terms: Sequence[object], result: Html, **fields: object) -> Html:
+    """The formula written out with live numbers: ``template`` holds ``({terms})``.
+
+    >>> print(live_sum("M@{k} = ({terms}) / {n}", ["1/2", "0"], Html("0.25"), k=3, n=2))
+    <p class="rc-formula" data-rc-announce>M@3 = (1/2 + 0) / 2 = 0.25</p>
+    """
+    left, _, right = template.partition("({terms})")
+    joined = [part for i, term in enumerate(terms) for part in ((" + ", term) if i else (term,))]
+    return el(
+        "p",
+        {"class": "rc-formula", "data-rc-announce": True},
+        left.format(**fields),
+        "(",
+        joined,
+        ")",
+        right.format(**fields),
+        " = ",
+        result,
+    )
+
+
 def _path(path: str | Sequence[str | int]) -> str:
     parts = [path] if isinstance(path, str) else [str(part) for part in path]
     return ".".join(parts)

@@ -33,11 +33,10 @@ from rankcards.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from rankcards.viz._html import Html, act_set, el, fmt, metric
+from rankcards.viz._html import SPACED, Html, act_set, el, fmt, metric, table
 
 __all__ = ["rankings", "view"]
 
-_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
 
 DEPTH = 10  # documents retrieved per query by each system (the slider's maximum K)
 SYSTEMS = ("bm25", "random")
@@ -213,25 +212,8 @@ def view(state: dict[str, Any], lang: str) -> str:
         for s in SYSTEMS
     ]
     headers = [f"MRR@{k}", f"Hit Rate@{k}", f"Recall@{k}"]
-    summary = el(
-        "table",
-        {
-            "class": "rc-table rc-gold-summary",
-            "style": _TABLE_STYLE,
-        },
-        el("caption", {}, t["summary"].format(k=k, level=level)),
-        el(
-            "thead",
-            {},
-            el(
-                "tr",
-                {},
-                el("th", {"scope": "col"}, t["system"]),
-                [el("th", {"scope": "col"}, h) for h in headers],
-            ),
-        ),
-        el("tbody", {}, summary_rows),
-    )
+    caption = t["summary"].format(k=k, level=level)
+    summary = table("rc-gold-summary", caption, [t["system"], *headers], summary_rows, SPACED)
     pairs = list(zip(headers, _MEASURES, strict=True))
     spoken = "; ".join(
         f"{t[s]}: " + ", ".join(f"{h} {fmt(scores[s]['overall'][m], 4)}" for h, m in pairs)
@@ -269,25 +251,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             )
         )
     columns = [f"{t[s]} {m}" for s in SYSTEMS for m in (f"RR@{k}", f"Hit@{k}", f"R@{k}")]
-    per_query = el(
-        "table",
-        {
-            "class": "rc-table rc-gold-queries",
-            "style": _TABLE_STYLE,
-        },
-        el("caption", {}, t["per_query"]),
-        el(
-            "thead",
-            {},
-            el(
-                "tr",
-                {},
-                el("th", {"scope": "col"}, t["query"]),
-                [el("th", {"scope": "col"}, c) for c in columns],
-            ),
-        ),
-        el("tbody", {}, rows),
-    )
+    per_query = table("rc-gold-queries", t["per_query"], [t["query"], *columns], rows, SPACED)
     reset = (
         el(
             "p",
@@ -306,10 +270,10 @@ def view(state: dict[str, Any], lang: str) -> str:
     return el(
         "div",
         {"class": "rc-view rc-gold", "data-k": k, "data-query": qid},
-        el("div", {"style": "overflow-x: auto"}, summary),
+        summary,
         announce,
         el("p", {}, el("strong", {}, f"{qid}: "), el("q", {}, gold.queries[qid])),
         detail,
         reset,
-        el("div", {"style": "overflow-x: auto"}, per_query),
+        per_query,
     )

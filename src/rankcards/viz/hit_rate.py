@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rankcards.metrics import hit_at_k, hit_rate_at_k
-from rankcards.viz._html import Html, el, fmt, metric
+from rankcards.viz._html import SPACED, Html, el, fmt, live_sum, metric, table
 
 __all__ = ["top_k_strip", "view"]
 
-_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
 
 _TEXT = {
     "en": {
@@ -95,36 +94,8 @@ def view(state: dict[str, Any], lang: str) -> str:
             )
         )
     rate = hit_rate_at_k(rankings, relevant, k)
-    head = el(
-        "tr",
-        {},
-        [
-            el("th", {"scope": "col"}, t[key].format(k=k))
-            for key in ("query", "positions", "count", "hit")
-        ],
-    )
-    table = el(
-        "table",
-        {
-            "class": "rc-table rc-hit-table",
-            "style": _TABLE_STYLE,
-        },
-        el("caption", {}, t["caption"].format(k=k)),
-        el("thead", {}, head),
-        el("tbody", {}, rows),
-    )
-    left, _, right = t["sum"].partition("({terms})")
-    joined = [part for i, term in enumerate(terms) for part in ((" + ", term) if i else (term,))]
-    formula = el(
-        "p",
-        {"class": "rc-formula", "data-rc-announce": True},
-        left.format(k=k),
-        "(",
-        joined,
-        ")",
-        right.format(n=len(queries)),
-        " = ",
-        metric("HitRate", rate, fmt(rate, 4)),
-    )
-    scroll = el("div", {"style": "overflow-x: auto"}, table)
-    return el("div", {"class": "rc-view rc-hit-rate", "data-k": k}, scroll, formula)
+    headers = [t[key].format(k=k) for key in ("query", "positions", "count", "hit")]
+    scores = table("rc-hit-table", t["caption"].format(k=k), headers, rows, SPACED)
+    result = metric("HitRate", rate, fmt(rate, 4))
+    formula = live_sum(t["sum"], terms, result, k=k, n=len(queries))
+    return el("div", {"class": "rc-view rc-hit-rate", "data-k": k}, scores, formula)

@@ -27,11 +27,10 @@ from typing import Any
 from rankcards.demos.ivf import IVFIndex
 from rankcards.demos.vectors import Vectors, exact_knn, ground_truth, synthetic
 from rankcards.metrics import mean_recall_at_k
-from rankcards.viz._html import Html, el, fmt, metric
+from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
 
 __all__ = ["K", "N_LISTS", "SWEEP", "recall_at", "view"]  # noqa: RUF022 (reading order)
 
-_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
 
 K = 10
 N_LISTS = 32
@@ -272,17 +271,12 @@ def view(state: dict[str, Any], lang: str) -> str:
         (t["build"], metric("build_ms", build_ms, f"{build_ms:,.0f} ms", volatile=True)),
         (t["exact"], metric("exact_qps", exact, f"{exact:,.0f} QPS", volatile=True)),
     ]
-    facts = el(
-        "table",
-        {
-            "class": "rc-table rc-ivf-facts",
-            "style": _TABLE_STYLE,
-        },
-        el(
-            "tbody",
-            {},
-            [el("tr", {}, el("th", {"scope": "row"}, k), el("td", {}, v)) for k, v in facts_rows],
-        ),
+    facts = table(
+        "rc-ivf-facts",
+        None,
+        None,
+        [el("tr", {}, el("th", {"scope": "row"}, k), el("td", {}, v)) for k, v in facts_rows],
+        SPACED,
     )
     spoken = t["spoken"].format(p=nprobe, recall=fmt(recall), qps=f"{live:,.0f}")
     rows = [
@@ -295,26 +289,14 @@ def view(state: dict[str, Any], lang: str) -> str:
         )
         for p, r, q in points
     ]
-    table = el(
-        "table",
-        {
-            "class": "rc-table rc-ivf-table",
-            "style": _TABLE_STYLE,
-        },
-        el("caption", {}, t["caption"].format(q=len(queries), n=len(vectors.data), d=vectors.dim)),
-        el(
-            "thead",
-            {},
-            el("tr", {}, [el("th", {"scope": "col"}, h) for h in ("nprobe", t["recall"], "QPS")]),
-        ),
-        el("tbody", {}, rows),
-    )
+    caption = t["caption"].format(q=len(queries), n=len(vectors.data), d=vectors.dim)
+    sweep = table("rc-ivf-table", caption, ("nprobe", t["recall"], "QPS"), rows, SPACED)
     return el(
         "div",
         {"class": "rc-view rc-ivf", "data-nprobe": nprobe},
         el("p", {}, el("strong", {}, t["now"].format(p=nprobe, n=N_LISTS))),
-        el("div", {"style": "overflow-x: auto"}, facts),
+        facts,
         el("p", {"class": "rc-demo-hint", "data-rc-announce": True}, spoken),
         _chart(points, nprobe, exact, t),
-        el("div", {"style": "overflow-x: auto"}, table),
+        sweep,
     )

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
-from rankcards.viz._html import Html, el, fmt, metric
+from rankcards.viz._html import Html, el, fmt, live_sum, metric, table
 
 __all__ = ["view"]
 
@@ -125,31 +125,7 @@ def view(state: dict[str, Any], lang: str) -> str:
             )
         )
     mrr = mean_reciprocal_rank(cut, relevant)
-    head = el(
-        "tr",
-        {},
-        [el("th", {"scope": "col"}, t[key]) for key in ("query", "positions", "first", "rr")],
-    )
-    table = el(
-        "table",
-        {"class": "rc-table rc-mrr-table"},
-        el("caption", {}, t["caption"]),
-        el("thead", {}, head),
-        el("tbody", {}, rows),
-    )
-    left, _, right = t["sum"].partition("({terms})")
-    joined = [
-        part for index, term in enumerate(terms) for part in ((" + ", term) if index else (term,))
-    ]
-    formula = el(
-        "p",
-        {"class": "rc-formula", "data-rc-announce": True},
-        el("span", {}, left.format(k=k)),
-        "(",
-        joined,
-        ")",
-        el("span", {}, right.format(n=len(queries))),
-        " = ",
-        metric("MRR", mrr, fmt(mrr, 4)),
-    )
-    return el("div", {"class": "rc-view rc-mrr", "data-k": k}, table, formula)
+    headers = [t[key] for key in ("query", "positions", "first", "rr")]
+    scores = table("rc-mrr-table", t["caption"], headers, rows)
+    formula = live_sum(t["sum"], terms, metric("MRR", mrr, fmt(mrr, 4)), k=k, n=len(queries))
+    return el("div", {"class": "rc-view rc-mrr", "data-k": k}, scores, formula)

@@ -21,12 +21,11 @@ from __future__ import annotations
 from typing import Any
 
 from rankcards.metrics import mean_recall_at_k, recall_at_k
-from rankcards.viz._html import Html, el, fmt, metric
+from rankcards.viz._html import SPACED, Html, el, fmt, live_sum, metric, table
 from rankcards.viz.hit_rate import top_k_strip
 
 __all__ = ["view"]
 
-_TABLE_STYLE = "border-collapse: separate; border-spacing: 0.7em 0.15em"  # readable columns
 
 _TEXT = {
     "en": {
@@ -119,29 +118,8 @@ def view(state: dict[str, Any], lang: str) -> str:
         )
     mean = mean_recall_at_k(rankings, relevant, k)
     keys = ("query", "positions", "found", "recall", "ceiling")
-    head = el("tr", {}, [el("th", {"scope": "col"}, t[key].format(k=k)) for key in keys])
-    table = el(
-        "table",
-        {
-            "class": "rc-table rc-recall-table",
-            "style": _TABLE_STYLE,
-        },
-        el("caption", {}, t["caption"].format(k=k)),
-        el("thead", {}, head),
-        el("tbody", {}, rows),
-    )
-    left, _, right = t["sum"].partition("({terms})")
-    joined = [part for i, term in enumerate(terms) for part in ((" + ", term) if i else (term,))]
-    formula = el(
-        "p",
-        {"class": "rc-formula", "data-rc-announce": True},
-        left.format(k=k),
-        "(",
-        joined,
-        ")",
-        right.format(n=len(queries)),
-        " = ",
-        metric("Recall", mean, fmt(mean, 4)),
-    )
-    scroll = el("div", {"style": "overflow-x: auto"}, table)
-    return el("div", {"class": "rc-view rc-recall", "data-k": k}, scroll, formula)
+    headers = [t[key].format(k=k) for key in keys]
+    scores = table("rc-recall-table", t["caption"].format(k=k), headers, rows, SPACED)
+    result = metric("Recall", mean, fmt(mean, 4))
+    formula = live_sum(t["sum"], terms, result, k=k, n=len(queries))
+    return el("div", {"class": "rc-view rc-recall", "data-k": k}, scores, formula)
