@@ -21,7 +21,11 @@
 //                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
 //   runtime.busy         true while a run or call is in the worker
 //   runtime.boots        how many workers this tab started (1 per visit; +1 per Stop/crash restart)
-//   runtime.timings      {interpreter, total}: ms the last boot took inside the worker
+//   runtime.timings      {interpreter, total, mode, snapshot}: ms the last boot took inside the
+//                        worker; mode "normal" | "snapshot" (a memory snapshot of an earlier
+//                        visit was restored) | "fallback" (a stored snapshot failed its checks
+//                        and a normal boot followed); snapshot {ms, bytes} once the worker
+//                        stored a snapshot for the next visit (see snapshot.js)
 //
 // Events: `window` receives `rankcards:runtime` CustomEvents whose detail is
 // {state, progress, version, error}, on every state or progress change.
@@ -46,7 +50,7 @@ class Runtime {
   #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
   #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
   boots = 0; // workers started in this tab: stays 1 across instant navigation
-  timings = null; // {interpreter, total}: ms the last boot spent in the worker
+  timings = null; // {interpreter, total, mode, snapshot}: the last boot, in the worker
 
   get busy() {
     return this.#pending.size > 0;
@@ -143,6 +147,9 @@ class Runtime {
           } else {
             fail(data.error);
           }
+        } else if (data.type === "snapshot") {
+          if (data.ok) this.timings = data.timings;
+          else console.warn(`rankcards: no Pyodide snapshot for the next visit: ${data.error}`);
         } else {
           this.#reply(data);
         }

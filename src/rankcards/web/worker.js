@@ -5,6 +5,7 @@
 //                                            assets/rankcards/); interrupt: Int32Array | null
 //   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
+//   <- {type: "snapshot", ok, timings | error}  after the first idle moment of a normal boot
 //   -> {id, type: "run", source}
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
@@ -15,10 +16,24 @@
 // Why these boot steps: the standard library comes as a zip of .pyc compiled at site build by
 // this same Pyodide (no compiling in the reader's browser), and the rankcards archive is fetched
 // in parallel with the interpreter, then unpacked and its version checked against the build.
+// A second visit restores a memory snapshot of a booted interpreter instead (see snapshot.js):
+// it skips Python's start-up and the package imports; a snapshot that fails to load, or whose
+// interpreter does not compute a known value with the right rankcards version, is dropped and
+// the worker boots normally, so the private snapshot API can only cost time, never correctness.
+
+import { dropSnapshot, findSnapshot, storeSnapshot } from "./snapshot.js";
 
 let pyodide = null;
-const timings = {}; // ms: interpreter (loadPyodide incl. downloads), total (+ archive, bridge)
-let bridge = null; // the Python helpers defined in BRIDGE, as a PyProxy
+// ms: interpreter (loadPyodide incl. downloads), total (+ archive, bridge, checks); mode:
+// "normal" | "snapshot" (restored from Cache Storage) | "fallback" (a stored snapshot failed its
+// checks and was dropped); snapshot: {ms, bytes} once this worker has stored one.
+const timings = {};
+let bridge = null; // the Python helpers defined in BRIDGE, as PyProxies
+const SNAPSHOT_IDLE_MS = 400;
+const SNAPSHOT_LOAD_LIMIT_MS = 15_000;
+let snapshotKey = null; // this build's Cache Storage key, null without Cache Storage
+let snapshotWanted = false; // true until the snapshot is made, or a `run` rules it out
+let snapshotTimer = null;
 
 const BRIDGE = `
 import json, importlib
@@ -72,6 +87,42 @@ async function fetchBytes(url, onChunk) {
   return bytes;
 }
 
+// Loads Pyodide; `snapshot` (a Promise of the heap bytes) restores a booted interpreter instead
+// of starting one, `makeSnapshot` keeps the heap ready for makeMemorySnapshot().
+async function startPyodide(config, { snapshot, makeSnapshot, onDownloaded }) {
+  const indexURL = new URL(config.pyodide, config.base).href;
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  const options = { indexURL, stdLibURL: new URL(config.stdlib, config.base).href, packages: [] };
+  if (snapshot) options._loadSnapshot = snapshot;
+  if (makeSnapshot) options._makeSnapshot = true;
+  const instance = await loadPyodide(options);
+  onDownloaded();
+  return instance;
+}
+
+// The rankcards archive into the (fresh) file system, the interrupt buffer, the bridge; the
+// package's version is checked against the build's. A snapshot already holds the bridge and the
+// imported package in its heap, but its file system is new: the archive is unpacked again.
+function attach(instance, archive, config, interrupt, restored) {
+  instance.unpackArchive(archive, "zip");
+  if (interrupt) instance.setInterruptBuffer(interrupt);
+  if (!restored) instance.runPython(BRIDGE);
+  const run = instance.globals.get("run");
+  const call = instance.globals.get("call");
+  const version = instance.runPython("import rankcards; rankcards.__version__");
+  if (version !== config.version) {
+    throw new Error(
+      `rankcards version mismatch: the page was built with ${config.version}, the archive holds ${version}`,
+    );
+  }
+  if (restored && call("rankcards.metrics:reciprocal_rank", '[["a", "b"], ["b"]]') !== "0.5") {
+    throw new Error("the restored snapshot computes wrong values");
+  }
+  pyodide = instance;
+  bridge = { run, call };
+  return version;
+}
+
 async function boot(config, interrupt) {
   const base = config.base;
   const indexURL = new URL(config.pyodide, base).href;
@@ -98,30 +149,62 @@ async function boot(config, interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  pyodide = await loadPyodide({
-    indexURL,
-    stdLibURL: new URL(config.stdlib, base).href,
-    packages: [],
-  });
-  timings.interpreter = performance.now() - started;
-  observer.disconnect();
-  progress("starting", total, total);
-  pyodide.unpackArchive(await archive, "zip");
-  if (interrupt) pyodide.setInterruptBuffer(interrupt);
-  pyodide.runPython(BRIDGE);
-  bridge = {
-    run: pyodide.globals.get("run"),
-    call: pyodide.globals.get("call"),
+  const stored = await findSnapshot(config);
+  snapshotKey = stored?.key ?? null;
+  const downloaded = () => {
+    timings.interpreter = performance.now() - started;
+    observer.disconnect();
+    progress("starting", total, total);
   };
-  const version = pyodide.runPython("import rankcards; rankcards.__version__");
-  timings.total = performance.now() - started;
-  if (version !== config.version) {
-    throw new Error(
-      `rankcards version mismatch: the page was built with ${config.version}, the archive holds ${version}`,
-    );
+  let version = null;
+  if (stored?.response) {
+    try {
+      const snapshot = stored.response.arrayBuffer();
+      const restoring = startPyodide(config, { snapshot, onDownloaded: downloaded });
+      // A heap Pyodide cannot instantiate only logs a warning and never settles: time out.
+      const limit = new Promise((_, reject) => {
+        setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
+      });
+      const instance = await Promise.race([restoring, limit]);
+      version = attach(instance, await archive, config, interrupt, true);
+      timings.mode = "snapshot";
+    } catch (error) {
+      // Any failure (corrupt bytes, another heap layout, a wrong value): forget it, boot normally.
+      console.warn(`rankcards: stored Pyodide snapshot unusable (${error}); booting normally`);
+      await dropSnapshot(stored.key);
+      timings.mode = "fallback";
+    }
   }
+  if (version === null) {
+    const makeSnapshot = snapshotKey !== null;
+    const instance = await startPyodide(config, { makeSnapshot, onDownloaded: downloaded });
+    version = attach(instance, await archive, config, interrupt, false);
+    timings.mode ??= "normal";
+    snapshotWanted = makeSnapshot;
+  }
+  timings.total = performance.now() - started;
   return version;
+}
+
+// The snapshot is made once the worker has been idle for SNAPSHOT_IDLE_MS after the boot (the
+// page's first demo calls go first), and never after a `run`: the reader's code may change
+// modules or globals, and a snapshot must hold nothing but the package as shipped. `call`s only
+// run rankcards' own functions on JSON, and the modules they import make the next boot faster.
+function scheduleSnapshot() {
+  clearTimeout(snapshotTimer);
+  if (!snapshotWanted) return;
+  snapshotTimer = setTimeout(async () => {
+    snapshotWanted = false;
+    const started = performance.now();
+    try {
+      const bytes = pyodide.makeMemorySnapshot();
+      await storeSnapshot(snapshotKey, bytes);
+      timings.snapshot = { ms: performance.now() - started, bytes: bytes.length };
+      postMessage({ type: "snapshot", ok: true, timings });
+    } catch (error) {
+      postMessage({ type: "snapshot", ok: false, error: String(error.message ?? error) });
+    }
+  }, SNAPSHOT_IDLE_MS);
 }
 
 function pythonError(error) {
@@ -165,10 +248,13 @@ self.onmessage = async ({ data }) => {
     try {
       const version = await boot(data.config, data.interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
+      scheduleSnapshot();
     } catch (error) {
       postMessage({ type: "booted", ok: false, error: String(error.message ?? error) });
     }
     return;
   }
+  if (data.type === "run") snapshotWanted = false;
   handle(data);
+  scheduleSnapshot();
 };
