@@ -57,11 +57,20 @@ def test_package_archive_is_this_source_tree(site):
         names = set(zipped.namelist())
         assert zipped.read("rankcards/runner.py") == (ROOT / "src/rankcards/runner.py").read_bytes()
         assert "rankcards/metrics/__init__.py" in names
-        assert not any("__pycache__" in name or name.endswith(".js") for name in names)
+        assert not any(name.endswith(".js") for name in names)
         init = zipped.read("rankcards/__init__.py").decode()
+        # Every source has bytecode compiled by the site's Pyodide (CPython 3.14), loaded
+        # without compiling or even reading the source: unchecked hash-based (PEP 552).
+        sources = [name for name in names if name.endswith(".py")]
+        for source in sources:
+            folder, _, module = source.rpartition("/")
+            pyc = zipped.read(f"{folder}/__pycache__/{module[:-3]}.cpython-314.pyc")
+            assert int.from_bytes(pyc[4:8], "little") == 0b01, source
+        assert len([name for name in names if name.endswith(".pyc")]) == len(sources)
     assert f'__version__ = "{rankcards.__version__}"' in init
     # Same content, same name: the archive is reproducible, so browsers may cache it for good.
-    assert web._build.package_archive()[0] == archive.name
+    cache = ROOT / ".cache" / "rankcards-web"
+    assert web._build.package_archive(ROOT / "node_modules", cache)[0] == archive.name
 
 
 def test_stdlib_zip_holds_bytecode_instead_of_sources(site):

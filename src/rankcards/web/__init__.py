@@ -6,7 +6,8 @@ Two functions form the contract with the site generator (the MkDocs plugin calls
   scripts are ES modules (``<script type="module">``).
 * :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
   ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
-  compiled by that Pyodide, the rankcards package as a zip of this very source tree, CodeMirror
+  compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
+  compiled by that Pyodide next to each source), CodeMirror
   bundled with esbuild, and the ES modules of this directory.
 
 Caching, and why no service worker: every large file has a versioned or content-hashed URL
@@ -15,6 +16,11 @@ so the browser's HTTP cache (and Chromium's cache of compiled WebAssembly, which
 ``application/wasm`` responses it streamed) serves a second visit without any new code path.
 A service worker would add offline use, but it must live at the site root, outlives deploys,
 and hides requests from the tests' network routing; the HTTP cache gives the warm-visit speed.
+On top of it, the worker keeps a Pyodide memory snapshot of its booted interpreter in Cache
+Storage (``snapshot.js``): a second visit restores it instead of starting Python. The snapshot
+API is private to Pyodide, so a snapshot is keyed on this exact build (Pyodide and rankcards
+versions, archive and stdlib names, the browser's user agent), checked after every restore (the
+package version and a known value) and dropped on any failure, which falls back to a normal boot.
 
 The ``extra.rankcards_pyodide_url`` setting of ``mkdocs.yml`` may point at a Pyodide of the same
 version on a CDN (its index URL, ending in ``/``); the interpreter is then not copied.
@@ -69,7 +75,8 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
 
     extra = config.get("extra") or {}
     cdn = extra.get("rankcards_pyodide_url") if isinstance(extra, Mapping) else None
-    stdlib = _build.stdlib_pyc(node_modules, root / ".cache" / "rankcards-web")
+    cache = root / ".cache" / "rankcards-web"
+    stdlib = _build.stdlib_pyc(node_modules, cache)
     pyodide_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(stdlib, pyodide_dir / _build.STDLIB_NAME)
     if cdn is None:
@@ -79,7 +86,7 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         if path.suffix in {".js", ".css"} and path.name not in _NOT_SHIPPED:
             shutil.copyfile(path, assets / path.name)
     _build.bundle_codemirror(node_modules, assets / "codemirror.js")
-    archive_name, archive = _build.package_archive()
+    archive_name, archive = _build.package_archive(node_modules, cache)
     (assets / archive_name).write_bytes(archive)
 
     local = [node_modules / "pyodide" / name for name in _build.PYODIDE_FILES]

@@ -86,10 +86,8 @@ def bundle_codemirror(node_modules: Path, output: Path) -> None:
     _execute([str(esbuild), *args], "bundle CodeMirror with esbuild", env)
 
 
-def package_archive() -> tuple[str, bytes]:
-    """Zip the rankcards package (pure-Python files only); name it by version and content hash."""
-    from rankcards import __version__
-
+def _source_archive() -> bytes:
+    """Zip the rankcards package's pure-Python files, byte-identical for identical sources."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(PACKAGE_DIR.rglob("*")):
@@ -97,6 +95,37 @@ def package_archive() -> tuple[str, bytes]:
                 continue
             name = f"rankcards/{path.relative_to(PACKAGE_DIR).as_posix()}"
             archive.writestr(zipfile.ZipInfo(name, _ZIP_DATE), path.read_bytes())
-    data = buffer.getvalue()
+    return buffer.getvalue()
+
+
+def package_archive(node_modules: Path, cache_dir: Path) -> tuple[str, bytes]:
+    """The rankcards package zip (sources plus bytecode compiled by the npm Pyodide, see
+    ``compile_package.mjs``), named by version and content hash; compiled once per source tree
+    and Pyodide version into ``cache_dir``, older compilations are deleted."""
+    from rankcards import __version__
+
+    sources = _source_archive()
+    version = pyodide_version(node_modules)
+    key = hashlib.sha256(sources).hexdigest()[:16]
+    cached = cache_dir / f"package-pyc-{version}-{key}.zip"
+    if not cached.is_file():
+        node = shutil.which("node")
+        if node is None:
+            raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the package")
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.partial")
+        source_zip = cached.with_suffix(f".{os.getpid()}.sources")
+        source_zip.write_bytes(sources)
+        script = str(WEB_DIR / "compile_package.mjs")
+        command = [node, script, str(node_modules / "pyodide"), str(source_zip), str(partial)]
+        try:
+            _execute(command, "compile the rankcards package with Pyodide")
+        finally:
+            source_zip.unlink()
+        partial.replace(cached)
+        for older in cache_dir.glob(f"package-pyc-{version}-*.zip"):
+            if older != cached:
+                older.unlink(missing_ok=True)
+    data = cached.read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:10]
     return f"rankcards-{__version__}-{digest}.zip", data

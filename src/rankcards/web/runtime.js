@@ -239,3 +239,17 @@ class Runtime {
 
 export const runtime = new Runtime();
 document.documentElement.dataset.runtime = runtime.state;
+
+// A demo or example already on (or just below) the first screen when the page's modules run
+// starts the boot at once: the IntersectionObservers of demo.js and editor.js report it only
+// after the next rendered frame, 100-300 ms later while Material is still setting up the page.
+// Anything further down still waits until the reader scrolls near it (the boot stays lazy).
+const NEAR_PX = 200;
+function runnableOnFirstScreen() {
+  for (const node of document.querySelectorAll("section[data-rc-demo], [data-rc-example]")) {
+    const box = node.getBoundingClientRect();
+    if (box.width > 0 && box.top <= innerHeight + NEAR_PX && box.bottom >= -NEAR_PX) return true;
+  }
+  return false;
+}
+if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry

@@ -149,6 +149,11 @@ async function boot(config, interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
+  // Both interpreter scripts start loading now, while Cache Storage is asked for a snapshot;
+  // loadPyodide's own imports of the same URLs then reuse these module loads.
+  for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) {
+    import(new URL(name, indexURL).href).catch(() => {}); // loadPyodide reports a failure
+  }
   const stored = await findSnapshot(config);
   snapshotKey = stored?.key ?? null;
   const downloaded = () => {
