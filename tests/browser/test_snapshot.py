@@ -92,3 +92,21 @@ def test_no_snapshot_is_made_after_the_readers_code_ran(page, site_server):
     assert _visit(page, url)["mode"] == "normal"
     check = "import rankcards\\nprint(hasattr(rankcards, 'changed_by_reader'))"
     assert page.evaluate(f'rt.run("{check}")')["output"] == "False\n"
+
+
+def test_a_restored_interpreter_is_interrupted_by_stop(page, isolated_server):
+    url = isolated_server + "en/mrr/"
+    _visit(page, url)
+    page.wait_for_function(STORED)
+    assert _visit(page, url)["mode"] == "snapshot"
+    assert page.evaluate("crossOriginIsolated") is True
+    result = page.evaluate(
+        """() => {
+            const running = rt.run('while True: pass');
+            setTimeout(() => rt.stop(), 300);
+            return running;
+        }"""
+    )
+    assert result["reason"] == "stopped"
+    assert page.evaluate("rt.boots") == 1  # KeyboardInterrupt through the restored buffer
+    assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
