@@ -3,8 +3,8 @@
 //   import { findSnapshot, storeSnapshot, dropSnapshot } from "./snapshot.js";
 //
 //   findSnapshot(config)        -> Promise<{key, response} | {key, response: null} | null>
-//                                  null when this context has no Cache Storage or crypto.subtle
-//                                  (e.g. a plain-http host): snapshots are then never made
+//                                  null when this context has no Cache Storage (e.g. a page
+//                                  served over plain http): snapshots are then never made
 //   storeSnapshot(key, bytes)   -> Promise<void>; keeps only this one snapshot (older site builds'
 //                                  entries are deleted)
 //   dropSnapshot(key)           -> Promise<void>; never rejects
@@ -13,24 +13,21 @@
 // imported, so loading it skips Python's start-up and the imports (the CPU that dominates a boot
 // once the downloads are cached). Pyodide's snapshot API is private (`_makeSnapshot`,
 // `_loadSnapshot`, `makeMemorySnapshot`), so a snapshot is only ever reused by the exact build
-// that made it: the key is a hash of the Pyodide version, the rankcards version and archive name
+// that made it: the key names the Pyodide version, the rankcards version and archive name
 // (content-hashed), the stdlib URL and byte total, and the browser's user agent (a browser update
 // may change how the heap is laid out). worker.js also verifies every loaded snapshot and, on
 // any failure, drops it and boots normally.
 const CACHE = "rankcards-snapshots";
 
-async function digest(text) {
-  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 export async function findSnapshot(config) {
-  if (!globalThis.caches || !globalThis.crypto?.subtle) return null;
+  if (!globalThis.caches) return null;
   try {
     const parts = [config.pyodideVersion, config.version, config.package, config.stdlib];
     parts.push(String(config.bytes), navigator.userAgent);
-    // A URL nobody serves: only the Cache Storage key of this build's snapshot.
-    const key = new URL(`snapshot-${await digest(parts.join("\n"))}.bin`, config.base).href;
+    // A URL nobody serves: only the Cache Storage key of this build's snapshot (the parts are
+    // spelled out: hashing them with crypto.subtle only added time to every boot).
+    const name = parts.map(encodeURIComponent).join("/");
+    const key = new URL(`snapshot/${name}`, config.base).href;
     const cache = await caches.open(CACHE);
     return { key, response: (await cache.match(key)) ?? null };
   } catch {
