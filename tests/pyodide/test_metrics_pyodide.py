@@ -35,7 +35,7 @@ def test_metrics_suite_inside_pyodide(repo_root: Path, tmp_path: Path) -> None:
         pytest.skip(reason)
     from rankcards.web._build import package_archive
 
-    name, data = package_archive()
+    name, data = package_archive(repo_root / "node_modules", repo_root / ".cache/rankcards-web")
     archive = tmp_path / name
     archive.write_bytes(data)
     reference = _reference(repo_root)
