@@ -11,7 +11,7 @@
 //
 // Why coalesce: a slider fires many input events; only the latest state is worth computing, so
 // at most one call is in flight and the newest pending state follows it.
-import { runtime } from "./runtime.js";
+import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
 
@@ -152,7 +152,7 @@ const watcher =
           runtime.ensure().catch(() => {}); // the runtime shows its own error state with Retry
           watcher.disconnect();
         }
-      })
+      }, { rootMargin: NEAR_MARGIN })
     : null;
 
 export function mountDemos(root = document) {

@@ -12,7 +12,7 @@
 // (codemirror.js, ~120 KB compressed) replaces the code block when the runtime is ready, or at
 // once when the reader points at, focuses or clicks the code: so the first visit downloads
 // Python before the editor, and parsing the editor does not compete with the runtime's boot.
-import { runtime } from "./runtime.js";
+import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 
 const TEXT = {
@@ -224,7 +224,7 @@ function enhance(block) {
         runtime.ensure().catch(() => {});
       }
     },
-    { rootMargin: "200px" },
+    { rootMargin: NEAR_MARGIN },
   );
   observer.observe(block);
 }

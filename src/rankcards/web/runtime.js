@@ -240,15 +240,19 @@ class Runtime {
 export const runtime = new Runtime();
 document.documentElement.dataset.runtime = runtime.state;
 
-// A demo or example already on (or just below) the first screen when the page's modules run
-// starts the boot at once: the IntersectionObservers of demo.js and editor.js report it only
-// after the next rendered frame, 100-300 ms later while Material is still setting up the page.
-// Anything further down still waits until the reader scrolls near it (the boot stays lazy).
-const NEAR_PX = 200;
+// "Near" means within one screen of the viewport, as browsers' native lazy loading fetches
+// images ahead of the reader: the boot is under way before the demo is reached, and a page
+// whose demos lie further down still waits until the reader scrolls towards them.
+// demo.js and editor.js observe with this margin.
+export const NEAR_MARGIN = "100% 0px";
+
+// A demo or example already near the first screen when the page's modules run starts the boot
+// at once: the IntersectionObservers report it only after the next rendered frame, 100-300 ms
+// later while Material is still setting up the page.
 function runnableOnFirstScreen() {
   for (const node of document.querySelectorAll("section[data-rc-demo], [data-rc-example]")) {
     const box = node.getBoundingClientRect();
-    if (box.width > 0 && box.top <= innerHeight + NEAR_PX && box.bottom >= -NEAR_PX) return true;
+    if (box.width > 0 && box.top <= 2 * innerHeight && box.bottom >= -innerHeight) return true;
   }
   return false;
 }
