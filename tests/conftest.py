@@ -27,3 +27,18 @@ def trec_eval_reference() -> Path:
     if not (folder / "out.test").is_file():
         pytest.skip(f"trec_eval reference data not found in {folder} (set RANKCARDS_TREC_EVAL_REF)")
     return folder
+
+
+@pytest.fixture(scope="session")
+def out_test_aggregates(trec_eval_reference: Path) -> dict[str, str]:
+    """Our measure name -> the ``all`` value trec_eval prints in out.test, for every measure
+    we implement (trec_eval names mapped by the metrics module itself)."""
+    from rankcards.metrics._parse import spec_for_trec_eval
+
+    expected = {}
+    for line in (trec_eval_reference / "out.test").read_text(encoding="utf-8").splitlines():
+        name, qid, value = line.split()
+        spec = spec_for_trec_eval(name)
+        if qid == "all" and spec is not None:
+            expected[spec.name] = value
+    return expected

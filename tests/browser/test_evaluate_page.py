@@ -12,44 +12,9 @@ from typing import Any
 
 import pytest
 
-from rankcards.metrics import MeasureError, parse_measure
-
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval"
 ROOT = "[data-rc-evaluate]"
-TREC_NAMES = {
-    "num_q": "num_q",
-    "num_ret": "num_ret",
-    "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret",
-    "map": "AP",
-    "recip_rank": "RR",
-    "Rprec": "Rprec",
-    "bpref": "bpref",
-    **{f"P_{k}": f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
-}
-needs_reference = pytest.mark.skipif(
-    not REFERENCE.is_dir(), reason=f"trec_eval reference data absent: {REFERENCE}"
-)
-
-
-def _supported(name: str) -> bool:
-    try:
-        parse_measure(name)
-    except MeasureError:
-        return False
-    return True
-
-
-def _out_test() -> dict[str, str]:
-    expected = {}
-    for line in (REFERENCE / "out.test").read_text(encoding="utf-8").splitlines():
-        trec_name, qid, value = line.split()
-        ours = TREC_NAMES.get(trec_name)
-        if qid == "all" and ours and _supported(ours):
-            expected[ours] = value
-    return expected
 
 
 def _script_errors(page: Any) -> list[str]:
@@ -66,21 +31,22 @@ def _evaluate(page: Any, state: str = "done") -> None:
     )
 
 
-@needs_reference
-def test_reference_files_give_out_test_and_nothing_leaves_the_browser(page, site_server):
+def test_reference_files_give_out_test_and_nothing_leaves_the_browser(
+    page, site_server, trec_eval_reference, out_test_aggregates
+):
     page.goto(f"{site_server}en/evaluate/")
     page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=60_000)
-    qrels = (REFERENCE / "qrels.test").read_bytes()
-    run = (REFERENCE / "results.test").read_bytes()
+    qrels = (trec_eval_reference / "qrels.test").read_bytes()
+    run = (trec_eval_reference / "results.test").read_bytes()
     requests: list[Any] = []
     page.on("request", lambda request: requests.append(request))
     gz = {"name": "qrels.test.gz", "mimeType": "application/gzip", "buffer": gzip.compress(qrels)}
     page.set_input_files('[data-rc-file="qrels"]', files=[gz])  # inflated in the page
-    page.set_input_files('[data-rc-file="run"]', REFERENCE / "results.test")
+    page.set_input_files('[data-rc-file="run"]', trec_eval_reference / "results.test")
     page.wait_for_function(
         "document.querySelector('[data-rc-loaded=\"qrels\"]').textContent.includes('lines')"
     )
-    expected = _out_test()
+    expected = out_test_aggregates
     assert {"AP", "RR", "P@5", "num_q"} <= set(expected)
     page.fill("[data-rc-measures]", " ".join(expected))
     _evaluate(page)

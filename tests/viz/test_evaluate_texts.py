@@ -8,51 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from rankcards.metrics import MeasureError, parse_measure
 from rankcards.viz._evaluate import evaluate_texts
 
-REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "trec_eval"
 
-# trec_eval output names -> our measure names (those we support are compared)
-TREC_NAMES = {
-    "num_q": "num_q",
-    "num_ret": "num_ret",
-    "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret",
-    "map": "AP",
-    "recip_rank": "RR",
-    "Rprec": "Rprec",
-    "bpref": "bpref",
-    **{f"P_{k}": f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
-}
-
-
-def _supported(name: str) -> bool:
-    try:
-        parse_measure(name)
-    except MeasureError:
-        return False
-    return True
-
-
-def reference_expectations() -> dict[str, str]:
-    """Our measure name -> trec_eval's printed aggregate from out.test."""
-    expected = {}
-    for line in (REFERENCE / "out.test").read_text(encoding="utf-8").splitlines():
-        trec_name, qid, value = line.split()
-        ours = TREC_NAMES.get(trec_name)
-        if qid == "all" and ours and _supported(ours):
-            expected[ours] = value
-    return expected
-
-
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"trec_eval reference data absent: {REFERENCE}")
-def test_reference_files_give_the_values_of_out_test() -> None:
-    expected = reference_expectations()
+def test_reference_files_give_the_values_of_out_test(
+    trec_eval_reference: Path, out_test_aggregates: dict[str, str]
+) -> None:
+    expected = out_test_aggregates
     assert {"AP", "RR", "P@5", "num_q"} <= set(expected)
     result = evaluate_texts(
-        (REFERENCE / "qrels.test").read_text(encoding="utf-8"),
-        (REFERENCE / "results.test").read_text(encoding="utf-8"),
+        (trec_eval_reference / "qrels.test").read_text(encoding="utf-8"),
+        (trec_eval_reference / "results.test").read_text(encoding="utf-8"),
         measures=list(expected),
     )
     assert result["ok"], result
