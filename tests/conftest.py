@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,3 +44,25 @@ def out_test_aggregates(trec_eval_reference: Path) -> dict[str, str]:
         if qid == "all" and spec is not None:
             expected[spec.name] = value
     return expected
+
+
+def _mrr_demo_values(state: dict[str, Any]) -> dict[str, float]:
+    """What the MRR demo must show for ``state``, computed by rankcards.metrics: RR per query
+    (``RR:<qid>``) and ``MRR``, each ranking cut at ``state["k"]``."""
+    from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
+
+    k = state["k"]
+    rankings = [item["ranking"][:k] for item in state["queries"]]
+    relevant = [set(item["relevant"]) for item in state["queries"]]
+    values = {
+        f"RR:{item['query']}": reciprocal_rank(ranking, rel)
+        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True)
+    }
+    values["MRR"] = mean_reciprocal_rank(rankings, relevant)
+    return values
+
+
+@pytest.fixture(scope="session")
+def mrr_demo_values() -> Callable[[dict[str, Any]], dict[str, float]]:
+    """The module's numbers for an MRR demo state (shared by the view and browser tests)."""
+    return _mrr_demo_values

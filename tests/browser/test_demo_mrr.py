@@ -12,24 +12,10 @@ from typing import Any
 
 import pytest
 
-from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
-
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 DEMO = "section[data-rc-demo]"
 READY = "document.documentElement.dataset.runtime === 'ready'"
-
-
-def _expected(state: dict[str, Any]) -> dict[str, float]:
-    k = state["k"]
-    rankings = [item["ranking"][:k] for item in state["queries"]]
-    relevant = [set(item["relevant"]) for item in state["queries"]]
-    values = {
-        f"RR:{item['query']}": reciprocal_rank(ranking, rel)
-        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True)
-    }
-    values["MRR"] = mean_reciprocal_rank(rankings, relevant)
-    return values
 
 
 def _shown(page: Any) -> dict[str, float]:
@@ -66,16 +52,18 @@ def _after(page: Any, act: Any) -> None:
     page.wait_for_function("window.__updated.then(() => true)")
 
 
-def test_prerendered_view_already_shows_the_module_numbers(page, site_server):
+def test_prerendered_view_already_shows_the_module_numbers(page, site_server, mrr_demo_values):
     page.route("**/pyodide/**", lambda route: route.abort())  # no runtime at all
     page.goto(f"{site_server}en/mrr/")
     state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
 
 
-def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(page, site_server):
+def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(
+    page, site_server, mrr_demo_values
+):
     state = _open(page, site_server)
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
     first = state["queries"][0]
     doc = first["ranking"][0]
     button = page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="{doc}"] [data-rc-doc]')
@@ -87,7 +75,7 @@ def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(page, site_se
     else:
         first["relevant"].append(doc)
     shown = _shown(page)
-    assert shown == _expected(state)
+    assert shown == mrr_demo_values(state)
     if not was_relevant:
         assert shown[f"RR:{first['query']}"] == 1.0
     assert button.get_attribute("aria-pressed") == json.dumps(not was_relevant)
@@ -96,7 +84,7 @@ def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(page, site_se
     assert _script_errors(page) == []
 
 
-def test_keyboard_moves_marks_and_slides(page, site_server):
+def test_keyboard_moves_marks_and_slides(page, site_server, mrr_demo_values):
     state = _open(page, site_server, "es")
     second = state["queries"][1]
     doc = second["ranking"][-1]
@@ -114,19 +102,19 @@ def test_keyboard_moves_marks_and_slides(page, site_server):
         second["relevant"].remove(doc)
     else:
         second["relevant"].append(doc)
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
 
     slider = page.locator(f'{DEMO} input[type="range"]')
     slider.focus()
     _after(page, lambda: page.keyboard.press("Home"))  # k = min
     state["k"] = int(slider.get_attribute("min"))
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
     assert page.text_content(f"{DEMO} [data-rc-shown]") == str(state["k"])
     assert f"MRR@{state['k']} = (" in page.text_content(f"{DEMO} .rc-formula")
     assert _script_errors(page) == []
 
 
-def test_move_buttons_reorder_and_controls_are_labelled(page, site_server):
+def test_move_buttons_reorder_and_controls_are_labelled(page, site_server, mrr_demo_values):
     state = _open(page, site_server)
     third = state["queries"][2]
     doc = third["ranking"][0]
@@ -134,7 +122,7 @@ def test_move_buttons_reorder_and_controls_are_labelled(page, site_server):
     assert down.get_attribute("aria-label") == f"Move down {doc}"
     _after(page, down.click)
     third["ranking"][0], third["ranking"][1] = third["ranking"][1], third["ranking"][0]
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
     slider = page.locator(f'{DEMO} input[type="range"]')
     label = slider.evaluate("e => e.labels[0].textContent.trim()")
     assert label and page.get_by_role("slider", name=label).count() == 1
@@ -142,7 +130,7 @@ def test_move_buttons_reorder_and_controls_are_labelled(page, site_server):
     assert page.get_by_role("group", name=legend).count() == 1
 
 
-def test_drag_and_drop_reorders_a_ranking(page, site_server):
+def test_drag_and_drop_reorders_a_ranking(page, site_server, mrr_demo_values):
     state = _open(page, site_server)
     first = state["queries"][0]
     source, target = first["ranking"][-1], first["ranking"][0]
@@ -152,7 +140,7 @@ def test_drag_and_drop_reorders_a_ranking(page, site_server):
     first["ranking"].insert(0, first["ranking"].pop())
     order = page.eval_on_selector_all(items, "els => els.map(e => e.dataset.doc)")
     assert order == first["ranking"]
-    assert _shown(page) == _expected(state)
+    assert _shown(page) == mrr_demo_values(state)
 
 
 def test_instant_navigation_mounts_the_next_demo_without_a_new_boot(page, site_server):

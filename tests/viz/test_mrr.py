@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
 from rankcards.viz import render
 from rankcards.viz.mrr import view
 
@@ -20,18 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CARD_DEMO = yaml.safe_load((ROOT / "docs" / "cards" / "mrr.yml").read_text(encoding="utf-8"))[
     "demo"
 ]
-
-
-def _expected(state: dict[str, Any]) -> dict[str, float]:
-    k = state["k"]
-    rankings = [item["ranking"][:k] for item in state["queries"]]
-    relevant = [set(item["relevant"]) for item in state["queries"]]
-    values = {
-        f"RR:{item['query']}": reciprocal_rank(ranking, rel)
-        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True)
-    }
-    values["MRR"] = mean_reciprocal_rank(rankings, relevant)
-    return values
 
 
 def _shown(html: str) -> dict[str, float]:
@@ -48,17 +34,17 @@ STATE = {
 }
 
 
-def test_the_card_demo_shows_the_module_numbers() -> None:
+def test_the_card_demo_shows_the_module_numbers(mrr_demo_values) -> None:
     html = render(CARD_DEMO, "en")
-    assert _shown(html) == _expected(CARD_DEMO["state"])
+    assert _shown(html) == mrr_demo_values(CARD_DEMO["state"])
 
 
-def test_numbers_and_written_out_sum() -> None:
+def test_numbers_and_written_out_sum(mrr_demo_values) -> None:
     html = view(copy.deepcopy(STATE), "en")
     shown = metrics(html)
     assert shown["RR:q1"] == 0.5 and shown["RR:q2"] == 1.0 and shown["RR:q3"] == 1 / 3
     assert shown["rank:q1"] == 2.0 and shown["rank:q3"] == 3.0
-    assert shown["MRR"] == _expected(STATE)["MRR"]
+    assert shown["MRR"] == mrr_demo_values(STATE)["MRR"]
     assert "MRR@5 = (1/2 + 1/1 + 1/3) / 3 = 0.6111" in text(html)
 
 
@@ -72,10 +58,10 @@ def test_k_cuts_the_rankings() -> None:
     assert "ninguno en el top 2" in html
 
 
-def test_toggling_relevance_changes_rr_and_mrr() -> None:
+def test_toggling_relevance_changes_rr_and_mrr(mrr_demo_values) -> None:
     state = copy.deepcopy(STATE)
     state["queries"][0]["relevant"].append("d3")  # now rank 1 is relevant
-    assert _shown(view(state, "en")) == _expected(state)
+    assert _shown(view(state, "en")) == mrr_demo_values(state)
     assert metrics(view(state, "en"))["RR:q1"] == 1.0
 
 
@@ -91,7 +77,9 @@ _QUERY = st.tuples(_DOCS, st.lists(st.sampled_from([f"d{i}" for i in range(8)]),
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 8), st.lists(_QUERY, min_size=1, max_size=4))
-def test_every_number_equals_the_module(k: int, queries: list[tuple[list[str], list[str]]]) -> None:
+def test_every_number_equals_the_module(
+    mrr_demo_values, k: int, queries: list[tuple[list[str], list[str]]]
+) -> None:
     state = {
         "k": k,
         "queries": [
@@ -99,4 +87,4 @@ def test_every_number_equals_the_module(k: int, queries: list[tuple[list[str], l
             for index, (ranking, relevant) in enumerate(queries)
         ],
     }
-    assert _shown(view(state, "en")) == _expected(state)
+    assert _shown(view(state, "en")) == mrr_demo_values(state)
