@@ -55,9 +55,9 @@ def _read_split(qrels: str, run: str) -> dict[str, float]:
 
 
 def _rankcards(qrels: str, run: str) -> dict[str, float]:
-    from rankcards.metrics import evaluate, read_qrels, read_run
+    from rankcards.metrics import evaluate_files  # what `rankcards eval` runs
 
-    return evaluate(read_qrels(qrels), read_run(run), MEASURES).aggregate
+    return evaluate_files(qrels, run, MEASURES).aggregate
 
 
 def _pytrec_eval(qrels: str, run: str) -> dict[str, float]:

@@ -70,10 +70,8 @@ def run(args: argparse.Namespace) -> int:
     from rankcards.metrics import (
         MeasureError,
         TrecFormatError,
-        evaluate,
+        evaluate_files,
         parse_measure,
-        read_qrels,
-        read_run,
     )
 
     try:
@@ -85,20 +83,17 @@ def run(args: argparse.Namespace) -> int:
     if args.level < 0:
         return _fail(f"-l/--level must be an integer >= 0, got {args.level}", 2)
     try:
-        qrels = read_qrels(args.qrels)
-        ranking = read_run(args.run)
-    except TrecFormatError as error:
-        return _fail(str(error), 1)
-    try:
-        result = evaluate(
-            qrels,
-            ranking,
+        result = evaluate_files(
+            args.qrels,
+            args.run,
             specs,
             complete=args.complete,
             depth=args.depth,
             rel_level=args.level,
         )
-    except ValueError as error:
+    except TrecFormatError as error:
+        return _fail(str(error), 1)
+    except ValueError as error:  # no query in common
         return _fail(f"{args.run}: {error}", 1)
     if args.format == "json":
         sys.stdout.write(result.to_json() + "\n")

@@ -3,7 +3,8 @@
 The same code runs the test suite, the ``rankcards eval`` command and, through Pyodide, the
 site's visualizers and code examples. Two faces over one implementation:
 
-- collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules);
+- collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules),
+  and :func:`evaluate_files`, which evaluates a run file while reading it;
 - teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
   over plain ordered lists, computed by the very measure functions ``evaluate`` uses.
 
@@ -26,6 +27,7 @@ from ._means import (
 from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
 from ._readers import read_qrels, read_run
+from ._stream import evaluate_files
 from ._teaching import (
     average_precision,
     hit_at_k,
@@ -45,6 +47,7 @@ __all__ = [
     "TrecFormatError",
     "average_precision",
     "evaluate",
+    "evaluate_files",
     "hit_at_k",
     "hit_rate_at_k",
     "mean_average_precision",

@@ -10,7 +10,7 @@ as an empty ranking, so they score 0 but still count their relevant documents.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -120,35 +120,70 @@ def evaluate(
         >>> evaluate(qrels, run, ["RR"], complete=True).aggregate  # (0.5 + 0) / 2 queries
         {'RR': 0.25}
     """
+    check_options(depth, rel_level)
+    specs = measure_specs(measures)
+    judged = qrels if isinstance(qrels, Qrels) else _qrels_from_mapping(qrels)
+    ranked = run if isinstance(run, Run) else _run_from_mapping(run)
+    scorer = Scorer(specs, depth, rel_level)
+    measured: dict[str, dict[str, float]] = {}
+    for qid in ranked:
+        if qid in judged:
+            measured[qid] = scorer.score(prepare(judged.raw(qid), *ranked.raw(qid), depth=depth))
+    return scorer.evaluation(judged, measured, complete)
+
+
+def check_options(depth: int | None, rel_level: int) -> None:
+    """Reject a depth below 1 and a negative relevance level, as trec_eval's -M and -l do."""
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be an integer >= 1, got {depth}")
     if rel_level < 0:
         raise ValueError(f"relevance level must be an integer >= 0, got {rel_level}")
-    specs = _specs(measures)
-    judged = qrels if isinstance(qrels, Qrels) else _qrels_from_mapping(qrels)
-    ranked = run if isinstance(run, Run) else _run_from_mapping(run)
-    if complete:
-        qids = sorted(judged)
-    else:
-        qids = sorted(qid for qid in ranked if qid in judged)
-        if not qids:
-            raise ValueError("no query appears in both the run and the qrels")
-    per_query: dict[str, dict[str, float]] = {}
-    args = [spec.args(rel_level) for spec in specs]
-    empty: tuple[list[bytes], array[float]] = ([], array("d"))
-    for qid in qids:
-        docs = ranked.raw(qid) if qid in ranked else empty
-        query = prepare(judged.raw(qid), *docs, depth=depth)
-        per_query[qid] = {
-            spec.name: spec.measure.compute(query, arg)
-            for spec, arg in zip(specs, args, strict=True)
+
+
+class Scorer:
+    """The measures of one evaluation, computed query by query, then gathered as trec_eval does."""
+
+    def __init__(self, specs: tuple[MeasureSpec, ...], depth: int | None, rel_level: int):
+        self.specs = specs
+        self._depth = depth
+        self._computed = [
+            (spec.name, spec.measure.compute, spec.args(rel_level))
+            for spec in specs
             if spec.measure.aggregate != "count"
-        }
-    return Evaluation(specs, per_query, _aggregate(specs, per_query))
+        ]
+
+    def score(self, query: Query) -> dict[str, float]:
+        """Every measure's value for one prepared query."""
+        return {name: compute(query, args) for name, compute, args in self._computed}
+
+    def evaluation(
+        self, qrels: Qrels, measured: dict[str, dict[str, float]], complete: bool
+    ) -> Evaluation:
+        """Per-query values in trec_eval's order (sorted qids) and their aggregates.
+
+        ``measured`` holds the queries of both the run and the qrels. With ``complete``, every
+        other qrels query is evaluated as an empty ranking.
+        """
+        if complete:
+            qids = sorted(qrels)
+            empty: list[bytes] = []
+            for qid in qids:
+                if qid not in measured:
+                    measured[qid] = self.score(prepare(qrels.raw(qid), empty, [], self._depth))
+        else:
+            qids = sorted(measured)
+            if not qids:
+                raise ValueError("no query appears in both the run and the qrels")
+        per_query = {qid: measured[qid] for qid in qids}
+        return Evaluation(self.specs, per_query, _aggregate(self.specs, per_query))
 
 
 def prepare(
-    judged: Mapping[bytes, int], docnos: list[bytes], scores: Sequence[float], depth: int | None
+    judged: Mapping[bytes, int],
+    docnos: list[bytes],
+    scores: Sequence[float],
+    depth: int | None,
+    positions: Mapping[bytes, int] | None = None,
 ) -> Query:
     """Rank one query trec_eval's way and keep the ranks of its judged documents.
 
@@ -158,12 +193,16 @@ def prepare(
     is placed by counting what ranks above it. Runs are nearly always written in score order:
     then a document's rank is its position, except within a tie, where the documents of the
     tie with a greater docno also rank above it. Every step runs in C except for judged
-    documents that are tied.
+    documents that are tied. ``positions`` (docno -> index in file order), when the caller
+    has it, finds the judged documents with one look-up each instead of one per document.
     """
     levels = level_counts(judged.values())
     total = len(docnos)
     num_ret = total if depth is None else min(total, depth)
-    at = list(compress(range(total), map(judged.__contains__, docnos)))
+    if positions is None:
+        at = list(compress(range(total), map(judged.__contains__, docnos)))
+    else:
+        at = sorted(map(positions.__getitem__, judged.keys() & positions.keys()))
     if not at:
         return Query([], [], num_ret, levels)
     values = list(scores)  # box each score once, not in every step below
@@ -177,7 +216,7 @@ def prepare(
     hit_scores = list(map(values.__getitem__, at))
     hit_docnos = list(map(docnos.__getitem__, at))
     labels = list(map(judged.__getitem__, hit_docnos))
-    values.append(nan)  # NaN equals nothing: it is the neighbour of the first and the last
+    values.append(nan)  # NaN equals nothing: the neighbour of the first and of the last
     tied = list(
         map(
             or_,
@@ -187,13 +226,15 @@ def prepare(
     )
     ranks = at
     if True in tied:
-        ascending = values[-2::-1]  # without the NaN
         ranks = at[:]
         for n in compress(range(len(at)), tied):
             score = hit_scores[n]
-            first = total - bisect_right(ascending, score)
-            end = total - bisect_left(ascending, score)
-            ranks[n] = first + sum(map(gt, docnos[first:end], repeat(hit_docnos[n])))
+            first = end = at[n]
+            while values[first - 1] == score:  # ties are short; values[-1] is the NaN
+                first -= 1
+            while values[end + 1] == score:
+                end += 1
+            ranks[n] = first + sum(map(gt, docnos[first : end + 1], repeat(hit_docnos[n])))
         order = sorted(range(len(ranks)), key=ranks.__getitem__)  # ranks are distinct
         ranks, labels = sorted(ranks), list(map(labels.__getitem__, order))
     if num_ret < total:
@@ -202,7 +243,7 @@ def prepare(
     return Query(ranks, labels, num_ret, levels)
 
 
-def _specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:
+def measure_specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:
     """Parse names, keep the first of repeated canonical names, preserve the given order."""
     if isinstance(measures, str):
         measures = [measures]

@@ -163,7 +163,7 @@ def qid_text(raw: bytes) -> str:
         raise Fallback from None
 
 
-def _parse(texts: list[bytes], underscores: bool = True) -> array[float]:
+def parse_scores(texts: list[bytes], underscores: bool = True) -> list[float]:
     """Parse score texts in C; trec_eval's ``atof`` would read ``1_0`` as 1, float() as 10.
 
     ``underscores``: whether the texts may hold one (joining them to look costs more than
@@ -172,9 +172,14 @@ def _parse(texts: list[bytes], underscores: bool = True) -> array[float]:
     if underscores and b"_" in b"".join(texts):
         raise Fallback
     try:
-        return array("d", map(float, texts))
+        return list(map(float, texts))
     except ValueError:
         raise Fallback from None
+
+
+def _parse(texts: list[bytes], underscores: bool = True) -> array[float]:
+    """:func:`parse_scores` as the compact array a stored run keeps."""
+    return array("d", parse_scores(texts, underscores))
 
 
 def _check(data: dict[str, Docs], checked: dict[str, int]) -> None:

@@ -220,7 +220,7 @@ class _Source:
         if not isinstance(source, (str, os.PathLike)):
             return _encoded(source, self._label)
         try:
-            self.handle = _open_bytes(source)
+            self.handle = open_bytes(source)
         except OSError as error:
             raise TrecFormatError(self._label, None, error.strerror or str(error)) from None
         return iter(self.handle)
@@ -230,7 +230,7 @@ class _Source:
             self.handle.close()
 
 
-def _open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
+def open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
     """Open a file for reading bytes; gzip is recognised by its magic bytes, not its name."""
     with open(path, "rb") as probe:
         gzipped = probe.read(2) == b"\x1f\x8b"

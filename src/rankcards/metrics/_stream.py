@@ -1,0 +1,145 @@
+"""Evaluate a run file while reading it: ``rankcards eval``'s path, in the memory of one query.
+
+Retrieval systems write a run query by query. Each query can then be checked, ranked and
+measured as soon as its last line is read, while its docnos are still in the CPU cache, and
+dropped: the run is never held in memory, however large. The run is read in blocks as
+``_fastrun`` reads it (one ``bytes.split`` per block); what that reader would not take fast,
+a query whose lines come back after another query's, a docno twice or a score that is not
+finite raises :class:`~._fastrun.Fallback`, and the run is read again by :func:`read_run`
+and evaluated by :func:`evaluate`, which name the bad line. Results and errors are therefore
+exactly those of ``evaluate(read_qrels(qrels), read_run(run), ...)``, which the tests check.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from itertools import groupby
+from math import isfinite
+
+from ._data import Qrels
+from ._evaluate import Evaluation, Scorer, check_options, evaluate, measure_specs, prepare
+from ._fastrun import Fallback, blocks, parse_scores, qid_text, regular
+from ._measure import MeasureSpec
+from ._readers import open_bytes, read_qrels, read_run
+
+Path = str | os.PathLike[str]
+
+
+def evaluate_files(
+    qrels: Path,
+    run: Path,
+    measures: Iterable[str | MeasureSpec],
+    complete: bool = False,
+    depth: int | None = None,
+    rel_level: int = 1,
+) -> Evaluation:
+    """Evaluate a TREC run file against a qrels file, reading the run query by query.
+
+    The same as ``evaluate(read_qrels(qrels), read_run(run), measures, ...)`` (see
+    :func:`evaluate` for the measures' means and the options), in less time and in the memory
+    of the qrels plus one query when the run lists each query's lines together, as runs do.
+
+    Args:
+        qrels: path of a qrels file (plain or gzip).
+        run: path of a run file (plain or gzip).
+        measures, complete, depth, rel_level: as for :func:`evaluate`.
+
+    Returns:
+        Evaluation: per-query values and aggregates.
+
+    Raises:
+        TrecFormatError: a bad line in either file, named by path and line.
+        MeasureError: a measure name is invalid.
+        ValueError: ``depth`` < 1, ``rel_level`` < 0, or no query in common (without
+            ``complete``).
+
+    Reference:
+        trec_eval v10.0 (``trec_eval.c``), which also reads both files before evaluating.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (folder / "qrels").write_text("q1 0 a 1\\nq1 0 c 2\\n")
+        >>> _ = (folder / "run").write_text("q1 Q0 b 1 0.9 s\\nq1 Q0 c 2 0.5 s\\n")
+        >>> evaluate_files(folder / "qrels", folder / "run", ["RR", "R@2"]).aggregate
+        {'RR': 0.5, 'R@2': 0.5}
+    """
+    check_options(depth, rel_level)
+    specs = measure_specs(measures)
+    judged = read_qrels(qrels)
+    scorer = Scorer(specs, depth, rel_level)
+    try:
+        measured = _measure_stream(run, judged, scorer, depth)
+    except Fallback:
+        return evaluate(judged, read_run(run), specs, complete, depth, rel_level)
+    return scorer.evaluation(judged, measured, complete)
+
+
+def _measure_stream(
+    path: Path, qrels: Qrels, scorer: Scorer, depth: int | None
+) -> dict[str, dict[str, float]]:
+    """The values of every query of both the run and the qrels; Fallback on anything unusual."""
+    measured: dict[str, dict[str, float]] = {}
+    done: set[bytes] = set()  # qids whose lines have ended
+
+    def finish(raw: bytes, docnos: list[bytes], scores: list[float]) -> None:
+        if raw in done:  # the query comes back: it needs the whole run
+            raise Fallback
+        done.add(raw)
+        total = len(docnos)
+        positions = dict(zip(docnos, range(total), strict=True))  # the duplicate check, in C
+        if len(positions) != total:
+            raise Fallback
+        # a non-finite score makes the sum non-finite; a finite sum may overflow, so confirm
+        if not isfinite(sum(scores)) and not all(map(isfinite, scores)):
+            raise Fallback
+        qid = qid_text(raw)
+        if qid in qrels:
+            query = prepare(qrels.raw(qid), docnos, scores, depth, positions)
+            measured[qid] = scorer.score(query)
+
+    current = b""  # the qid being read, b"" before the first line
+    docnos: list[bytes] = []
+    scores: list[float] = []
+    try:
+        handle = open_bytes(path)
+    except OSError:
+        raise Fallback from None  # read_run says why, as it always does
+    with handle:
+        for block in blocks(handle):
+            tokens = block.split()
+            if not regular(block, tokens, 6):
+                raise Fallback
+            qids, block_docnos = tokens[0::6], tokens[2::6]
+            block_scores = parse_scores(tokens[4::6], b"_" in block)
+            del tokens  # the columns nobody reads
+            if qids.count(qids[0]) == len(qids):  # one query in the block
+                groups = [(qids[0], block_docnos, block_scores)]
+            else:
+                groups = _groups(qids, block_docnos, block_scores)
+            for raw, group_docnos, group_scores in groups:
+                if raw == current:
+                    docnos += group_docnos
+                    scores += group_scores
+                    continue
+                if current:
+                    finish(current, docnos, scores)
+                current, docnos, scores = raw, group_docnos, group_scores
+    if not current:  # nothing read: read_run says the run is empty
+        raise Fallback
+    finish(current, docnos, scores)
+    return measured
+
+
+def _groups(
+    qids: list[bytes], docnos: list[bytes], scores: list[float]
+) -> list[tuple[bytes, list[bytes], list[float]]]:
+    """A block's stretches of lines of one query: (qid, docnos, scores) each."""
+    groups = []
+    start = 0
+    for raw, stretch in groupby(qids):
+        stop = start + len(list(stretch))
+        groups.append((raw, docnos[start:stop], scores[start:stop]))
+        start = stop
+    return groups
