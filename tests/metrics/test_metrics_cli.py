@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -100,3 +101,37 @@ def test_reference_files_like_trec_eval(trec_eval_reference: Path, capsys) -> No
     )
     assert status == 0
     assert out == "AP                    \tall\t0.1785\nbpref                 \tall\t0.1981\n"
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_run_or_qrels_from_standard_input(
+    files: tuple[str, str], monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    qrels, run = files
+    expected = _run(capsys, qrels, run, "-m", "RR", "-q")
+    _stdin(monkeypatch, RUN.encode())
+    assert _run(capsys, qrels, "-", "-m", "RR", "-q") == expected
+    _stdin(monkeypatch, QRELS.encode())
+    assert _run(capsys, "-", run, "-m", "RR", "-q") == expected
+    assert _run(capsys, "-", "-") == (
+        2,
+        "",
+        "rankcards eval: only one of QRELS and RUN can be - (standard input)\n",
+    )
+
+
+def test_standard_input_errors_name_the_line(
+    files: tuple[str, str], monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    qrels, _ = files
+    _stdin(monkeypatch, b"q1 Q0 a 1 0.5 s\nq1 Q0 b 2 0.4\n")
+    assert _run(capsys, qrels, "-")[0::2] == (
+        1,
+        "rankcards eval: <stdin>:2: expected 6 columns 'qid Q0 docno rank score tag', got 5\n",
+    )
+    _stdin(monkeypatch, b"q1 Q0 a 1 0.5 s\nq\xff Q0 b 2 0.4 s\n")
+    status, _, err = _run(capsys, qrels, "-")
+    assert status == 1 and err.startswith("rankcards eval: <stdin>:2: not UTF-8 text")

@@ -7,6 +7,7 @@ Exit status: 0 success, 1 data error (unreadable or malformed file, no query in 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 HELP = "evaluate a TREC run against qrels (trec_eval semantics, ir_measures names)"
@@ -15,12 +16,18 @@ HELP = "evaluate a TREC run against qrels (trec_eval semantics, ir_measures name
 DEFAULT_MEASURES = ("RR", "P@5", "P@10", "R@100", "AP", "Rprec", "nDCG@10", "Success@10")
 
 _PROG = "rankcards eval"
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare trec_eval-like options: -m, -q, -c, -M, -l, --format."""
-    parser.add_argument("qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed)")
-    parser.add_argument("run", help="run file: 'qid Q0 docno rank score tag' lines (.gz allowed)")
+    parser.add_argument(
+        "qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed; - reads stdin)"
+    )
+    parser.add_argument(
+        "run", help="run file: 'qid Q0 docno rank score tag' lines (.gz allowed; - reads stdin)"
+    )
     parser.add_argument(
         "-m",
         "--measure",
@@ -70,8 +77,11 @@ def run(args: argparse.Namespace) -> int:
     from rankcards.metrics import (
         MeasureError,
         TrecFormatError,
+        evaluate,
         evaluate_files,
         parse_measure,
+        read_qrels,
+        read_run,
     )
 
     try:
@@ -82,15 +92,19 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"-M/--depth must be an integer >= 1, got {args.depth}", 2)
     if args.level < 0:
         return _fail(f"-l/--level must be an integer >= 0, got {args.level}", 2)
+    if args.qrels == args.run == STDIN:
+        return _fail("only one of QRELS and RUN can be - (standard input)", 2)
     try:
-        result = evaluate_files(
-            args.qrels,
-            args.run,
-            specs,
-            complete=args.complete,
-            depth=args.depth,
-            rel_level=args.level,
-        )
+        if STDIN in (args.qrels, args.run):  # a pipe is read once, whole
+            qrels = (
+                read_qrels(_stdin(), STDIN_NAME) if args.qrels == STDIN else read_qrels(args.qrels)
+            )
+            ranking = read_run(_stdin(), STDIN_NAME) if args.run == STDIN else read_run(args.run)
+            result = evaluate(qrels, ranking, specs, args.complete, args.depth, args.level)
+        else:
+            result = evaluate_files(
+                args.qrels, args.run, specs, args.complete, args.depth, args.level
+            )
     except TrecFormatError as error:
         return _fail(str(error), 1)
     except ValueError as error:  # no query in common
@@ -100,6 +114,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(result.to_trec(per_query=args.per_query))
     return 0
+
+
+def _stdin() -> io.TextIOWrapper:
+    """Standard input as text lines; bytes that are not UTF-8 reach the reader, which names
+    their line, instead of failing inside the decoder."""
+    return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
 
 
 def _fail(message: str, status: int) -> int:
