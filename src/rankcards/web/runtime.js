@@ -33,9 +33,19 @@
 // Why a worker and a message protocol: Python never blocks the page, and a runaway loop can be
 // ended by terminating the worker. Requests carry {id, type, ...}; replies {id, ok, ...} with
 // errors as data (see worker.js).
+//
+// Why a worker may already exist: this module is deferred (it runs after the whole document and
+// Material's bundle, 400-700 ms after the navigation), so a card page starts the worker from an
+// inline script (templates/partials/early_boot.html.jinja) as soon as its first demo or example
+// is near, by the same rule, while the page is still parsing or when the reader scrolls there
+// first. It leaves {worker, interrupt, events, observer} under Symbol.for("rankcards.earlyWorker");
+// this module takes it when it loads (ending the script's watch if nothing started), and the
+// first boot adopts the worker and replays its buffered messages as if it had started it. Later
+// boots (Retry, Stop or crash restarts) start their own.
 import config from "./config.js";
 
 const EVENT = "rankcards:runtime";
+const EARLY = Symbol.for("rankcards.earlyWorker");
 const DEFAULT_TIMEOUT_MS = 10_000;
 const INTERRUPT_GRACE_MS = 400;
 
@@ -111,10 +121,14 @@ class Runtime {
       error: null,
       progress: { phase: "download", loaded: 0, total: config.bytes },
     });
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const early = earlyWorker;
+    earlyWorker = null;
+    const worker = early?.worker ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#worker = worker;
     this.boots += 1;
-    if (globalThis.crossOriginIsolated) {
+    if (early) {
+      this.#interrupt = early.interrupt;
+    } else if (globalThis.crossOriginIsolated) {
       this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
     }
     return new Promise((resolve, reject) => {
@@ -140,7 +154,10 @@ class Runtime {
           this.progress = data.progress;
           this.#emit();
         } else if (data.type === "booted") {
-          if (data.ok) {
+          if (data.ok && data.version !== config.version) {
+            // The worker checks its archive against its own config.js; this page's may be older.
+            fail(`rankcards version mismatch: the page was built with ${config.version}, the archive holds ${data.version}`);
+          } else if (data.ok) {
             document.documentElement.dataset.runtimeVersion = data.version;
             this.#setState("ready", { version: data.version, timings: data.timings });
             resolve();
@@ -154,11 +171,14 @@ class Runtime {
           this.#reply(data);
         }
       };
-      worker.postMessage({
-        type: "boot",
-        config: { ...config, base: new URL("./", import.meta.url).href },
-        interrupt: this.#interrupt,
-      });
+      if (early) {
+        for (const event of early.events) {
+          if (event.type === "error") worker.onerror(event);
+          else worker.onmessage(event);
+        }
+      } else {
+        worker.postMessage({ type: "boot", interrupt: this.#interrupt });
+      }
     });
   }
 
@@ -237,6 +257,16 @@ class Runtime {
   }
 }
 
+// The worker the page's inline script started, if any (its watch for a near demo ends here:
+// from now on demo.js and editor.js watch); adopted by the first boot.
+function takeEarlyWorker() {
+  const early = globalThis[EARLY];
+  delete globalThis[EARLY];
+  early?.observer.disconnect();
+  return early?.worker ? early : null;
+}
+let earlyWorker = takeEarlyWorker();
+
 export const runtime = new Runtime();
 document.documentElement.dataset.runtime = runtime.state;
 
@@ -256,4 +286,5 @@ function runnableOnFirstScreen() {
   }
   return false;
 }
-if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry
+// An early worker is adopted at once (its boot is already under way).
+if (earlyWorker || runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry

@@ -1,8 +1,8 @@
 // The Pyodide Web Worker behind runtime.js (a module worker; one per tab).
 //
 // Protocol (postMessage, one request at a time is executed; Python is synchronous):
-//   -> {type: "boot", config, interrupt}     config from config.js + `base` (absolute URL of
-//                                            assets/rankcards/); interrupt: Int32Array | null
+//   -> {type: "boot", interrupt}             interrupt: Int32Array | null; what to boot comes
+//                                            from config.js, next to this file
 //   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
 //   <- {type: "snapshot", ok, timings | error}  after the first idle moment of a normal boot
@@ -21,7 +21,12 @@
 // interpreter does not compute a known value with the right rankcards version, is dropped and
 // the worker boots normally, so the private snapshot API can only cost time, never correctness.
 
+import buildConfig from "./config.js";
 import { dropSnapshot, findSnapshot, storeSnapshot } from "./snapshot.js";
+
+// The worker reads the build's config itself (rather than receiving it) so that a card page's
+// inline script can start it before any of the page's modules has run (see runtime.js).
+const config = { ...buildConfig, base: new URL("./", import.meta.url).href };
 
 let pyodide = null;
 // ms: interpreter (loadPyodide incl. downloads), total (+ archive, bridge, checks); mode:
@@ -123,7 +128,7 @@ function attach(instance, archive, config, interrupt, restored) {
   return version;
 }
 
-async function boot(config, interrupt) {
+async function boot(interrupt) {
   const base = config.base;
   const indexURL = new URL(config.pyodide, base).href;
   let loaded = 0;
@@ -251,7 +256,7 @@ function handle({ id, type, source, target, args }) {
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
-      const version = await boot(data.config, data.interrupt);
+      const version = await boot(data.interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
       scheduleSnapshot();
     } catch (error) {

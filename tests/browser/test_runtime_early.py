@@ -1,0 +1,111 @@
+"""The worker starts while a card page is still parsing, and runtime.js adopts that very worker.
+
+A card page carries an inline script (``templates/partials/early_boot.html.jinja``) that starts
+the Pyodide worker before the page's deferred ES modules run, when the first demo or example is
+within one screen of the viewport. These tests count every ``Worker`` the page constructs (an
+init script wraps the constructor), so a second, orphaned worker cannot hide behind
+``runtime.boots``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+STATE = "document.documentElement.dataset.runtime"
+RUNTIME = "assets/rankcards/runtime.js"
+# Records the time (ms since navigation start) each rankcards worker is constructed, across the
+# whole visit (instant navigation keeps the same window); Material's search worker is not ours.
+COUNT_WORKERS = """
+window.rcWorkers = [];
+const NativeWorker = window.Worker;
+window.Worker = function (url, options) {
+  if (String(url).includes("/assets/rankcards/worker.js")) window.rcWorkers.push(performance.now());
+  return new NativeWorker(url, options);
+};
+"""
+
+
+def _parsed(page: Any) -> float:
+    """When the parser finished the document: deferred modules (runtime.js) run only after."""
+    return float(page.evaluate("performance.getEntriesByType('navigation')[0].domInteractive"))
+
+
+def _runtime(page: Any, base: str) -> None:
+    page.evaluate(f"import('{base}{RUNTIME}').then(m => {{ window.rt = m.runtime; }})")
+
+
+def test_a_near_demo_starts_the_worker_before_the_page_is_parsed(page: Any, site_server: str):
+    # A tall window puts the MRR card's demo within one screen of the viewport.
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function(f"{STATE} === 'ready'")
+    created = page.evaluate("rcWorkers")
+    assert len(created) == 1
+    assert created[0] < _parsed(page)  # before any deferred module could run
+    _runtime(page, site_server)
+    assert page.evaluate("rt.boots") == 1  # the early worker is the runtime's worker
+    assert page.evaluate("rt.call('rankcards.metrics:reciprocal_rank', [['a', 'b'], ['b']])") == 0.5
+    assert page.console_errors == []
+
+
+def test_a_far_demo_starts_nothing_until_the_reader_scrolls_near(page: Any, site_server: str):
+    page.set_viewport_size({"width": 1280, "height": 240})
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_timeout(800)
+    assert page.evaluate("rcWorkers") == []
+    # runtime.js took over the watch: scrolling there starts exactly one worker.
+    page.locator("section[data-rc-demo]").scroll_into_view_if_needed()
+    page.wait_for_function(f"{STATE} === 'ready'")
+    assert len(page.evaluate("rcWorkers")) == 1
+    assert page.evaluate("window[Symbol.for('rankcards.earlyWorker')]") is None
+
+
+@pytest.mark.parametrize(("isolated", "workers"), [(False, 2), (True, 1)])
+def test_stop_works_on_the_early_worker(page: Any, request: Any, isolated: bool, workers: int):
+    """Without isolation Stop terminates the adopted worker and starts a second one; with
+    ``crossOriginIsolated`` the inline script's SharedArrayBuffer interrupts the same worker."""
+    base = request.getfixturevalue("isolated_server" if isolated else "site_server")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(f"{base}en/mrr/")
+    page.wait_for_function(f"{STATE} === 'ready'")
+    assert page.evaluate("crossOriginIsolated") is isolated
+    _runtime(page, base)
+    page.evaluate("() => { window.looping = rt.run('while True: pass'); }")
+    page.wait_for_timeout(300)
+    page.evaluate("rt.stop()")
+    assert page.evaluate("looping.then(r => r.reason)") == "stopped"
+    page.wait_for_function(f"{STATE} === 'ready'")
+    assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
+    assert page.evaluate("[rt.boots, rcWorkers.length]") == [workers, workers]
+
+
+def test_instant_navigation_runs_the_inline_script_but_starts_no_worker(
+    page: Any, site_server: str
+):
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function(f"{STATE} === 'ready'")
+    _runtime(page, site_server)
+    page.evaluate("window.rcMarker = 'kept'")
+    links = page.eval_on_selector_all("a[data-rc-related]", "links => links.map(a => a.href)")
+    assert links, "the MRR card links to related cards"
+    page.evaluate(
+        "(u) => [...document.querySelectorAll('a[data-rc-related]')].find(a => a.href === u)"
+        ".click()",
+        links[0],
+    )
+    page.wait_for_url(links[0])
+    page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
+    assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same window
+    # The new content carries the inline script too (Material re-creates it, so it runs).
+    assert page.evaluate("document.querySelector('article.rc-card + script') !== null")
+    page.wait_for_timeout(300)
+    assert page.evaluate("[rt.boots, rcWorkers.length]") == [1, 1]
