@@ -9,9 +9,10 @@
 // tab-focus escape); the buttons' names follow the page language (<html lang="es">).
 //
 // Why CodeMirror is imported late: the buttons work on the static code at once, and the editor
-// (codemirror.js, ~120 KB compressed) replaces the code block when the runtime is ready, or at
-// once when the reader points at, focuses or clicks the code: so the first visit downloads
-// Python before the editor, and parsing the editor does not compete with the runtime's boot.
+// (codemirror.js, ~120 KB compressed) replaces the code block when the runtime is ready and the
+// page's demos have their first views, or at once when the reader points at, focuses or clicks
+// the code: so the first visit downloads Python before the editor, and parsing the editor
+// competes neither with the runtime's boot nor with the demos' first values.
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 
@@ -152,7 +153,8 @@ function enhance(block) {
   const whenReady = () => {
     if (runtime.state !== "ready" || !block.isConnected) return;
     window.removeEventListener("rankcards:runtime", whenReady);
-    (window.requestIdleCallback ?? setTimeout)(upgrade);
+    // After the demos' first views: parsing the editor takes the main thread for 100-250 ms.
+    (window.requestIdleCallback ?? setTimeout)(() => runtime.idle().then(upgrade));
   };
   window.addEventListener("rankcards:runtime", whenReady);
   whenReady();

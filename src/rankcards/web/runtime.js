@@ -20,6 +20,8 @@
 //   runtime.stop()       ends the current run now: interrupts Python when the page is
 //                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
 //   runtime.busy         true while a run or call is in the worker
+//   runtime.idle()       -> Promise<void>: resolves once no run or call is in the worker (the
+//                        editor waits for it, so parsing CodeMirror never delays a demo's view)
 //   runtime.boots        how many workers this tab started (1 per visit; +1 per Stop/crash restart)
 //   runtime.timings      {interpreter, total, mode, snapshot}: ms the last boot took inside the
 //                        worker; mode "normal" | "snapshot" (a memory snapshot of an earlier
@@ -59,6 +61,7 @@ class Runtime {
   #nextId = 1;
   #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
   #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
+  #idlers = []; // resolve functions of idle() promises
   boots = 0; // workers started in this tab: stays 1 across instant navigation
   timings = null; // {interpreter, total, mode, snapshot}: the last boot, in the worker
 
@@ -95,6 +98,11 @@ class Runtime {
 
   stop() {
     this.#end("stopped");
+  }
+
+  idle() {
+    if (this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idlers.push(resolve));
   }
 
   // --- internals -------------------------------------------------------------------------
@@ -177,7 +185,7 @@ class Runtime {
           else worker.onmessage(event);
         }
       } else {
-        worker.postMessage({ type: "boot", interrupt: this.#interrupt });
+        worker.postMessage({ type: "boot", interrupt: this.#interrupt, preload: demoModules() });
       }
     });
   }
@@ -206,6 +214,7 @@ class Runtime {
     }
     clearTimeout(entry.timer);
     this.#pending.delete(data.id);
+    this.#settle();
     if (entry.kind === "call") {
       entry.resolve(data);
     } else if (data.interrupted) {
@@ -254,7 +263,20 @@ class Runtime {
       }
     }
     this.#pending.clear();
+    this.#settle();
   }
+
+  #settle() {
+    if (this.#pending.size > 0) return;
+    for (const resolve of this.#idlers.splice(0)) resolve();
+  }
+}
+
+// The modules the page's demos call, which the worker imports as soon as it is booted (the
+// inline script of early_boot.html.jinja sends the same list).
+function demoModules() {
+  const sections = document.querySelectorAll("section[data-rc-demo][data-compute]");
+  return [...new Set([...sections].map((section) => section.dataset.compute.split(":")[0]))];
 }
 
 // The worker the page's inline script started, if any (its watch for a near demo ends here:

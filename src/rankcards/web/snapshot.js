@@ -2,11 +2,16 @@
 //
 //   import { findSnapshot, storeSnapshot, dropSnapshot } from "./snapshot.js";
 //
-//   findSnapshot(config)        -> Promise<{key, response} | {key, response: null} | null>
+//   findSnapshot(config, heapCode)
+//                               -> Promise<{key, response} | {key, response: null} | null>
+//                                  heapCode: the Python the worker runs into every heap it
+//                                  snapshots (its bridge), part of the key
 //                                  null when this context has no Cache Storage (e.g. a page
 //                                  served over plain http): snapshots are then never made
 //   storeSnapshot(key, bytes)   -> Promise<void>; keeps only this one snapshot (older site builds'
 //                                  entries are deleted)
+//   readSnapshot(response)      -> Promise<Uint8Array>: the heap stored by storeSnapshot; rejects
+//                                  when the stored bytes are not a whole snapshot
 //   dropSnapshot(key)           -> Promise<void>; never rejects
 //
 // Why: a snapshot is the whole WebAssembly heap of a booted interpreter with rankcards already
@@ -14,16 +19,24 @@
 // once the downloads are cached). Pyodide's snapshot API is private (`_makeSnapshot`,
 // `_loadSnapshot`, `makeMemorySnapshot`), so a snapshot is only ever reused by the exact build
 // that made it: the key names the Pyodide version, the rankcards version and archive name
-// (content-hashed), the stdlib URL and byte total, and the browser's user agent (a browser update
-// may change how the heap is laid out). worker.js also verifies every loaded snapshot and, on
+// (content-hashed), the stdlib URL and byte total, a hash of the worker's bridge code (held in
+// the heap), the storage layout, and the browser's user agent (a browser update may change how
+// the heap is laid out). worker.js also verifies every loaded snapshot and, on
 // any failure, drops it and boots normally.
+//
+// Why pages: a booted heap is ~31 MB of which ~60 % are 4 KiB pages of zeros. Only the other
+// pages are stored, after a bitmap of which pages they are: reading ~13 MB from Cache Storage
+// instead of 31 MB is what a warm boot waits for, and zeros cost nothing to restore (a fresh
+// Uint8Array is zeroed). Layout: magic "RCS1", heap length (u32 LE), bitmap, the pages.
 const CACHE = "rankcards-snapshots";
+const PAGE = 4096;
+const MAGIC = 0x31534352; // "RCS1" read as a little-endian u32
 
-export async function findSnapshot(config) {
+export async function findSnapshot(config, heapCode) {
   if (!globalThis.caches) return null;
   try {
     const parts = [config.pyodideVersion, config.version, config.package, config.stdlib];
-    parts.push(String(config.bytes), navigator.userAgent);
+    parts.push(String(config.bytes), hash(heapCode), "RCS1", navigator.userAgent);
     // A URL nobody serves: only the Cache Storage key of this build's snapshot (the parts are
     // spelled out: hashing them with crypto.subtle only added time to every boot).
     const name = parts.map(encodeURIComponent).join("/");
@@ -41,7 +54,62 @@ export async function storeSnapshot(key, bytes) {
     if (request.url !== key) await cache.delete(request);
   }
   const headers = { "Content-Type": "application/octet-stream" };
-  await cache.put(key, new Response(bytes, { headers }));
+  await cache.put(key, new Response(encodePages(bytes), { headers }));
+}
+
+export async function readSnapshot(response) {
+  const stored = new Uint8Array(await response.arrayBuffer());
+  const header = new DataView(stored.buffer, 0, Math.min(stored.length, 8));
+  if (stored.length < 8 || header.getUint32(0, true) !== MAGIC) throw new Error("not a snapshot");
+  const length = header.getUint32(4, true);
+  const pages = Math.ceil(length / PAGE);
+  const bitmap = stored.subarray(8, 8 + Math.ceil(pages / 8));
+  const heap = new Uint8Array(length);
+  let offset = 8 + bitmap.length;
+  for (let page = 0; page < pages; page += 1) {
+    if (!(bitmap[page >> 3] & (1 << (page & 7)))) continue;
+    const start = page * PAGE;
+    const size = Math.min(PAGE, length - start);
+    if (offset + size > stored.length) throw new Error("truncated snapshot");
+    heap.set(stored.subarray(offset, offset + size), start);
+    offset += size;
+  }
+  if (offset !== stored.length) throw new Error("snapshot of the wrong length");
+  return heap;
+}
+
+// 32-bit FNV-1a: tells two versions of a short text apart, nothing more (not a digest).
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+function isZero(words, first, end) {
+  for (let i = first; i < end; i += 1) if (words[i] !== 0) return false;
+  return true;
+}
+
+function encodePages(snapshot) {
+  const heap = snapshot.byteOffset % 4 === 0 ? snapshot : snapshot.slice(); // aligned for words
+  const pages = Math.ceil(heap.length / PAGE);
+  const bitmap = new Uint8Array(Math.ceil(pages / 8));
+  // Whole 4-byte words; a heap's length is a multiple of its 64 KiB wasm pages, the tail only
+  // matters for odd lengths and is compared byte by byte.
+  const words = new Uint32Array(heap.buffer, heap.byteOffset, heap.length >> 2);
+  const kept = [];
+  for (let page = 0; page < pages; page += 1) {
+    const start = page * PAGE;
+    const end = Math.min(start + PAGE, heap.length);
+    const zero = isZero(words, start >> 2, end >> 2) && heap.subarray(end & ~3, end).every((b) => b === 0);
+    if (zero) continue;
+    bitmap[page >> 3] |= 1 << (page & 7);
+    kept.push(heap.subarray(start, end));
+  }
+  const header = new DataView(new ArrayBuffer(8));
+  header.setUint32(0, MAGIC, true);
+  header.setUint32(4, heap.length, true);
+  return new Blob([header, bitmap, ...kept]);
 }
 
 export async function dropSnapshot(key) {

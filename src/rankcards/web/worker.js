@@ -1,8 +1,10 @@
 // The Pyodide Web Worker behind runtime.js (a module worker; one per tab).
 //
 // Protocol (postMessage, one request at a time is executed; Python is synchronous):
-//   -> {type: "boot", interrupt}             interrupt: Int32Array | null; what to boot comes
-//                                            from config.js, next to this file
+//   -> {type: "boot", interrupt, preload}    interrupt: Int32Array | null; preload: names of
+//                                            rankcards modules the page's demos call, imported
+//                                            right after "booted"; what to boot comes from
+//                                            config.js, next to this file
 //   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
 //   <- {type: "snapshot", ok, timings | error}  after the first idle moment of a normal boot
@@ -20,9 +22,11 @@
 // it skips Python's start-up and the package imports; a snapshot that fails to load, or whose
 // interpreter does not compute a known value with the right rankcards version, is dropped and
 // the worker boots normally, so the private snapshot API can only cost time, never correctness.
+// Every download, and the wasm's compilation, starts in the boot's first instant (prefetch.js).
 
 import buildConfig from "./config.js";
-import { dropSnapshot, findSnapshot, storeSnapshot } from "./snapshot.js";
+import { prefetch } from "./prefetch.js";
+import { dropSnapshot, findSnapshot, readSnapshot, storeSnapshot } from "./snapshot.js";
 
 // The worker reads the build's config itself (rather than receiving it) so that a card page's
 // inline script can start it before any of the page's modules has run (see runtime.js).
@@ -48,6 +52,14 @@ def run(source, on_stdout, on_stderr):
     result = run_example(source, on_stdout=on_stdout, on_stderr=on_stderr)
     fatal = result.error is not None and result.error.rstrip().splitlines()[-1].startswith("MemoryError")
     return json.dumps({"ok": result.ok, "output": result.output, "error": result.error, "restart": fatal})
+
+def preload(names):
+    for name in json.loads(names):
+        if name.startswith("rankcards."):
+            try:
+                importlib.import_module(name)
+            except Exception:
+                pass  # the demo's own call reports it, with its traceback
 
 def call(target, args):
     module_name, _, name = target.partition(":")
@@ -114,6 +126,7 @@ function attach(instance, archive, config, interrupt, restored) {
   if (!restored) instance.runPython(BRIDGE);
   const run = instance.globals.get("run");
   const call = instance.globals.get("call");
+  const preload = instance.globals.get("preload");
   const version = instance.runPython("import rankcards; rankcards.__version__");
   if (version !== config.version) {
     throw new Error(
@@ -124,7 +137,7 @@ function attach(instance, archive, config, interrupt, restored) {
     throw new Error("the restored snapshot computes wrong values");
   }
   pyodide = instance;
-  bridge = { run, call };
+  bridge = { run, call, preload };
   return version;
 }
 
@@ -154,12 +167,17 @@ async function boot(interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
-  // Both interpreter scripts start loading now, while Cache Storage is asked for a snapshot;
-  // loadPyodide's own imports of the same URLs then reuse these module loads.
+  const lockFile = new URL("pyodide-lock.json", indexURL).href;
+  prefetch(new URL("pyodide.asm.wasm", indexURL).href, [new URL(config.stdlib, base).href, lockFile]);
+  // Cache Storage is asked for a snapshot, and its read begins, before the interpreter scripts
+  // load: parsing pyodide.asm.mjs holds this thread for 100-200 ms, during which the read goes
+  // on. loadPyodide's own imports of the same URLs then reuse these module loads.
+  const stored = await findSnapshot(config, BRIDGE);
+  const heap = stored?.response ? readSnapshot(stored.response) : null;
+  heap?.catch(() => {}); // reported where loadPyodide awaits it
   for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) {
     import(new URL(name, indexURL).href).catch(() => {}); // loadPyodide reports a failure
   }
-  const stored = await findSnapshot(config);
   snapshotKey = stored?.key ?? null;
   const downloaded = () => {
     timings.interpreter = performance.now() - started;
@@ -167,10 +185,9 @@ async function boot(interrupt) {
     progress("starting", total, total);
   };
   let version = null;
-  if (stored?.response) {
+  if (heap) {
     try {
-      const snapshot = stored.response.arrayBuffer();
-      const restoring = startPyodide(config, { snapshot, onDownloaded: downloaded });
+      const restoring = startPyodide(config, { snapshot: heap, onDownloaded: downloaded });
       // A heap Pyodide cannot instantiate only logs a warning and never settles: time out.
       const limit = new Promise((_, reject) => {
         setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
@@ -217,6 +234,17 @@ function scheduleSnapshot() {
   }, SNAPSHOT_IDLE_MS);
 }
 
+// While the page reacts to "booted", the modules its demos will call are imported. Python errors
+// are the demos' to report (the bridge ignores them); only a Stop can interrupt the imports, and
+// it was meant for the run queued behind them: the signal is raised again for that run.
+function preload(names, interrupt) {
+  try {
+    bridge.preload(JSON.stringify(names));
+  } catch (error) {
+    if (interrupt && error.type === "KeyboardInterrupt") Atomics.store(interrupt, 0, 2);
+  }
+}
+
 function pythonError(error) {
   // A PythonError's message is the formatted traceback; its last line names type and message.
   const text = String(error.message ?? error);
@@ -258,6 +286,7 @@ self.onmessage = async ({ data }) => {
     try {
       const version = await boot(data.interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
+      preload(data.preload ?? [], data.interrupt);
       scheduleSnapshot();
     } catch (error) {
       postMessage({ type: "booted", ok: false, error: String(error.message ?? error) });
