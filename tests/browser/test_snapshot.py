@@ -64,6 +64,21 @@ def test_second_visit_restores_the_snapshot(page, site_server):
     assert page.console_errors == []
 
 
+def test_only_the_non_zero_pages_of_the_heap_are_stored(page, site_server):
+    _visit(page, site_server + "en/mrr/")
+    page.wait_for_function(STORED)
+    heap = page.evaluate("rt.timings.snapshot.bytes")
+    stored = page.evaluate(
+        """async () => {
+            const cache = await caches.open("rankcards-snapshots");
+            const [request] = await cache.keys();
+            return (await (await cache.match(request)).arrayBuffer()).byteLength;
+        }"""
+    )
+    # A booted heap is mostly zero pages (~60 % here): the stored copy leaves them out.
+    assert 1_000_000 < stored < 0.7 * heap
+
+
 @pytest.mark.parametrize("how", ["truncated", "garbage"])
 def test_a_corrupt_snapshot_is_dropped_and_the_boot_falls_back(page, site_server, how):
     url = site_server + "en/mrr/"
