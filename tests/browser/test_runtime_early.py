@@ -77,9 +77,11 @@ def test_stop_works_on_the_early_worker(page: Any, request: Any, isolated: bool,
     page.wait_for_function(f"{STATE} === 'ready'")
     assert page.evaluate("crossOriginIsolated") is isolated
     _runtime(page, base)
-    page.evaluate("() => { window.looping = rt.run('while True: pass'); }")
-    page.wait_for_timeout(300)
-    page.evaluate("rt.stop()")
+    # Stop once the loop runs (its first output arrived), not while it waits in line
+    page.evaluate(
+        "() => { window.looping = rt.run('print(1)\\nwhile True: pass',"
+        " {onStdout: () => setTimeout(() => rt.stop(), 100)}); }"
+    )
     assert page.evaluate("looping.then(r => r.reason)") == "stopped"
     page.wait_for_function(f"{STATE} === 'ready'")
     assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"

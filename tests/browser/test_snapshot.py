@@ -117,9 +117,9 @@ def test_a_restored_interpreter_is_interrupted_by_stop(page, isolated_server):
     assert page.evaluate("crossOriginIsolated") is True
     result = page.evaluate(
         """() => {
-            const running = rt.run('while True: pass');
-            setTimeout(() => rt.stop(), 300);
-            return running;
+            // Stop once the loop runs (its first output arrived), not while it waits in line
+            const onStdout = () => setTimeout(() => rt.stop(), 100);
+            return rt.run('print(1)\\nwhile True: pass', {onStdout});
         }"""
     )
     assert result["reason"] == "stopped"
