@@ -160,6 +160,26 @@ def test_stop_interrupts_python_when_cross_origin_isolated(page, isolated_server
     assert page.evaluate("rt.boots") == 1  # KeyboardInterrupt: the same worker goes on
 
 
+def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated_server, examples):
+    """A demo may call Python right after a Stop: its request must not clear the signal the
+    running loop has not read yet (it did, and the worker was restarted instead)."""
+    _open(page, isolated_server, _first(examples))
+    result = page.evaluate(
+        """() => new Promise((resolve) => {
+            let call = null;
+            const onStdout = () => {
+                rt.stop();
+                call = rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
+            };
+            rt.run("print(1)\\nwhile True: pass", {onStdout}).then(async (run) => {
+                const value = await call.catch((error) => `rejected: ${error.message}`);
+                resolve({reason: run.reason, value, boots: rt.boots});
+            });
+        })"""
+    )
+    assert result == {"reason": "stopped", "value": 0.5, "boots": 1}
+
+
 def test_blocked_runtime_keeps_static_content_and_offers_retry(page, site_server, examples):
     example = _first(examples)
     page.route("**/assets/pyodide/**", lambda route: route.abort())

@@ -197,8 +197,11 @@ class Runtime {
       if (handlers.timeout) {
         entry.timer = setTimeout(() => this.#end("timeout"), handlers.timeout);
       }
+      // A signal left by an earlier Stop must not interrupt this request. But while another
+      // request is in the worker, a set signal is a Stop on its way to that one: clearing it
+      // then (a demo's call during a Stop) lost the interrupt and the worker was restarted.
+      if (this.#interrupt && this.#pending.size === 0) Atomics.store(this.#interrupt, 0, 0);
       this.#pending.set(id, entry);
-      if (this.#interrupt) Atomics.store(this.#interrupt, 0, 0);
       this.#worker.postMessage({ id, ...message });
     });
   }
