@@ -8,22 +8,40 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Mapping
+from typing import Generic, TypeVar
 
 #: One query of a run: docnos (bytes) and scores, in file order.
 Docs = tuple[list[bytes], "array[float]"]
 
 LINES_NAME = "<lines>"
 
+_View = TypeVar("_View")
+_Stored = TypeVar("_Stored")
 
-class Qrels(Mapping[str, dict[str, int]]):
+
+class _ByQuery(Mapping[str, _View], Generic[_View, _Stored]):
+    """What Qrels and Run share: stored queries keyed by qid, in file order; ``name`` is the
+    input's name in error messages. Subclasses decode a query's ``str`` view on demand."""
+
+    def __init__(self, data: dict[str, _Stored], name: str = LINES_NAME) -> None:
+        self._data = data
+        self.name = name
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class Qrels(_ByQuery[dict[str, int], dict[bytes, int]]):
     """Relevance judgments: ``qrels[qid][docno] -> int`` label, queries in file order.
 
     Docnos are kept as bytes, as trec_eval compares them; ``qrels[qid]`` decodes a view.
     """
-
-    def __init__(self, data: dict[str, dict[bytes, int]], name: str = LINES_NAME) -> None:
-        self._data = data
-        self.name = name
 
     def raw(self, qid: str) -> dict[bytes, int]:
         """Non-negative judgments keyed by docno bytes, the form evaluation compares.
@@ -38,41 +56,19 @@ class Qrels(Mapping[str, dict[str, int]]):
     def __getitem__(self, qid: str) -> dict[str, int]:
         return {d.decode("utf-8", "surrogateescape"): v for d, v in self._data[qid].items()}
 
-    def __contains__(self, qid: object) -> bool:
-        return qid in self._data
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-class Run(Mapping[str, dict[str, float]]):
+class Run(_ByQuery[dict[str, float], Docs]):
     """A run stored compactly; ``run[qid]`` builds a ``{docno: score}`` dict on demand.
 
     Docnos are kept as the file's bytes: smaller than ``str``, and trec_eval itself orders
     ties with ``strcmp`` on bytes. Like trec_eval, a run's docnos need not be UTF-8.
     """
 
-    def __init__(self, data: dict[str, Docs], name: str = LINES_NAME) -> None:
-        self._data = data
-        self.name = name
-
     def __getitem__(self, qid: str) -> dict[str, float]:
         docnos, scores = self._data[qid]
         return {
             d.decode("utf-8", "surrogateescape"): s for d, s in zip(docnos, scores, strict=True)
         }
-
-    def __contains__(self, qid: object) -> bool:
-        return qid in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
     def raw(self, qid: str) -> Docs:
         """Docnos (bytes) and scores of one query in file order, without copying."""

@@ -13,10 +13,10 @@ raises :class:`Fallback` and the strict reader reads the input again to name the
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby, repeat
 from math import isfinite
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from ._data import Docs
 
@@ -26,6 +26,9 @@ _NOT_SPACE = bytes(sorted(set(range(256)) - set(b" \t\n\r\x0b\x0c")))
 #: the separators of a regular line of 4 (qrels) or 6 (run) columns, once tabs are spaces
 _SEPARATORS = {4: b"   \n", 6: b"     \n"}
 _TABS_AS_SPACES = bytes.maketrans(b"\t", b" ")
+
+
+_Scores = TypeVar("_Scores")
 
 
 class Fallback(Exception):
@@ -109,7 +112,11 @@ def _add_block(block: bytes, data: dict[str, Docs], checked: dict[str, int]) -> 
         del tokens
         _add_lines(block.split(b"\n"), data)
         return
-    qids, docnos, scores = tokens[0::6], tokens[2::6], _parse(tokens[4::6], b"_" in block)
+    qids, docnos, scores = (
+        tokens[0::6],
+        tokens[2::6],
+        parse_scores(tokens[4::6], b"_" in block, scores_array),
+    )
     del tokens  # the columns nobody reads
     start = 0
     qid = None
@@ -145,14 +152,14 @@ def _add_lines(lines: Iterable[bytes], data: dict[str, Docs]) -> None:
         if qid != current:
             if qid.startswith(b"#"):
                 continue
-            scores += _parse(pending)
+            scores += parse_scores(pending, True, scores_array)
             pending.clear()
             current = qid
             docnos, scores = data.setdefault(qid_text(qid), ([], array("d")))
             add_doc = docnos.append
         add_doc(docno)
         add_score(score)
-    scores += _parse(pending)
+    scores += parse_scores(pending, True, scores_array)
 
 
 def qid_text(raw: bytes) -> str:
@@ -163,23 +170,26 @@ def qid_text(raw: bytes) -> str:
         raise Fallback from None
 
 
-def parse_scores(texts: list[bytes], underscores: bool = True) -> list[float]:
-    """Parse score texts in C; trec_eval's ``atof`` would read ``1_0`` as 1, float() as 10.
+def parse_scores(
+    texts: list[bytes], underscores: bool, into: Callable[[Iterator[float]], _Scores]
+) -> _Scores:
+    """Parse score texts in C into ``into`` (``list``, or :func:`scores_array` for a stored run).
 
-    ``underscores``: whether the texts may hold one (joining them to look costs more than
-    parsing, so a block without any skips it).
+    trec_eval's ``atof`` would read ``1_0`` as 1, float() as 10: ``underscores`` says whether
+    the texts may hold one (joining them to look costs more than parsing, so a block without
+    any skips it).
     """
     if underscores and b"_" in b"".join(texts):
         raise Fallback
     try:
-        return list(map(float, texts))
+        return into(map(float, texts))
     except ValueError:
         raise Fallback from None
 
 
-def _parse(texts: list[bytes], underscores: bool = True) -> array[float]:
-    """:func:`parse_scores` as the compact array a stored run keeps."""
-    return array("d", parse_scores(texts, underscores))
+def scores_array(values: Iterable[float]) -> array[float]:
+    """Scores as the compact array a stored run keeps."""
+    return array("d", values)
 
 
 def _check(data: dict[str, Docs], checked: dict[str, int]) -> None:

@@ -112,7 +112,7 @@ def _measure_stream(
             if not regular(block, tokens, 6):
                 raise Fallback
             qids, block_docnos = tokens[0::6], tokens[2::6]
-            block_scores = parse_scores(tokens[4::6], b"_" in block)
+            block_scores = parse_scores(tokens[4::6], b"_" in block, list)
             del tokens  # the columns nobody reads
             if qids.count(qids[0]) == len(qids):  # one query in the block
                 groups = [(qids[0], block_docnos, block_scores)]
