@@ -34,22 +34,17 @@ page is parsed: the boot starts with that scroll):
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import os
-import re
-import shutil
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-LAUNCH_ARGS += ["--disable-component-update", "--disable-sync", "--no-first-run"]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from static_site import LAUNCH_ARGS, base_url, find_chromium, start_server  # noqa: E402
 
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare pyodide</title>
 <script type="module">
@@ -81,54 +76,8 @@ window.addEventListener("rankcards:demo", () => rcDemoTimes.push(performance.now
 """
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain class attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-    }
-
-    def do_GET(self) -> None:
-        """Serve the sitemap with ``site_url`` replaced by this server (as the tests' server
-        does), so that Material's instant navigation intercepts links on 127.0.0.1."""
-        if self.path.split("?")[0] != "/sitemap.xml":
-            super().do_GET()
-            return
-        text = (Path(self.directory) / "sitemap.xml").read_text(encoding="utf-8")
-        match = re.search(r"<loc>([^<]+)</loc>", text)
-        if match:
-            text = text.replace(match.group(1), f"http://{self.headers['Host']}/")
-        body = text.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def end_headers(self) -> None:
-        # Versioned URLs never change: let the browser keep them (see rankcards.web).
-        if self.path.startswith(("/assets/pyodide/", "/assets/rankcards/rankcards-")):
-            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet."""
-
-
-def _serve(directory: Path) -> str:
-    handler = functools.partial(_Handler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/"
-
-
 def _chromium() -> str:
-    for candidate in (os.environ.get("RANKCARDS_CHROMIUM"), "chromium", "chromium-browser"):
-        found = candidate and (shutil.which(candidate) or candidate)
-        if found and Path(found).exists():
-            return found
-    sys.exit("browser_boot: no Chromium (set RANKCARDS_CHROMIUM)")
+    return find_chromium() or sys.exit("browser_boot: no Chromium (set RANKCARDS_CHROMIUM)")
 
 
 def _cards_with_demo(site: Path, first: str) -> tuple[str, list[str]]:
@@ -251,7 +200,7 @@ def main() -> None:
         (root / "bare/pyodide").symlink_to(ROOT / "node_modules/pyodide")
         for entry in args.site.iterdir():
             (root / entry.name).symlink_to(entry.resolve())
-        base = _serve(root)
+        base = base_url(start_server(root, immutable=True))
         card, others = _cards_with_demo(args.site, args.page)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)

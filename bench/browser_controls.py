@@ -19,26 +19,14 @@ Run by hand (not a test):
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from static_site import LAUNCH_ARGS, base_url, build_site, find_chromium, start_server  # noqa: E402
 
 # Runs in the page: N timed changes, each awaited before the next.
 _MEASURE = """
@@ -70,36 +58,14 @@ async ([count, warmup]) => {
 
 
 def _chromium() -> str:
-    found = os.environ.get("RANKCARDS_CHROMIUM") or next(
-        (
-            shutil.which(n)
-            for n in ("chromium", "chromium-browser", "google-chrome")
-            if shutil.which(n)
-        ),
-        None,
-    )
-    if not found:
-        sys.exit("browser_controls: no Chromium (set RANKCARDS_CHROMIUM)")
-    return found
+    return find_chromium() or sys.exit("browser_controls: no Chromium (set RANKCARDS_CHROMIUM)")
 
 
 def _build(target: Path) -> Path:
-    command = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(target)]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"browser_controls: mkdocs build failed: {done.stderr.strip().splitlines()[-1:]}")
+    error = build_site(target)
+    if error is not None:
+        sys.exit(f"browser_controls: mkdocs build failed: {error.strip().splitlines()[-1:]}")
     return target
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain class attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".js": "text/javascript",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Quiet."""
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -119,13 +85,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         site = options.site or _build(Path(scratch) / "site")
-        handler = functools.partial(_Handler, directory=str(site))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}/{options.page}"
+        server = start_server(site)
+        url = base_url(server) + options.page
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=_chromium(), args=ARGS)
+                browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
                 page = browser.new_page()
                 page.goto(url)
                 page.locator("section[data-rc-demo]").scroll_into_view_if_needed()  # lazy boot

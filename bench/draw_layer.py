@@ -20,21 +20,18 @@ Run by hand (not a test); the machine's load matters:
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import math
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from static_site import base_url, build_site, find_chromium, start_server  # noqa: E402
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 PAGE = "en/glossary/"  # a long page without a live demo: fewer other scripts
 KEY = "rankcards.draw.v1:/" + PAGE
@@ -140,17 +137,6 @@ def _measure(browser: Any, base: str, count: int, points: int) -> dict[str, floa
     }
 
 
-def _serve(site: Path) -> str:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            """No access log on the terminal."""
-
-    handler = functools.partial(Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="an already built site (default: build one)")
@@ -160,14 +146,15 @@ def main() -> None:
     site = args.site
     if site is None:
         site = Path(tempfile.mkdtemp(prefix="rankcards-bench-"))
-        build = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(site)]
-        subprocess.run(build, cwd=ROOT, check=True)
-    chromium = os.environ.get("RANKCARDS_CHROMIUM") or shutil.which("chromium")
+        error = build_site(site)
+        if error is not None:
+            sys.exit(f"draw_layer: mkdocs build failed: {error.strip().splitlines()[-1:]}")
+    chromium = find_chromium()
     if chromium is None:
         sys.exit("draw_layer: no Chromium found; set RANKCARDS_CHROMIUM")
     from playwright.sync_api import sync_playwright
 
-    base = _serve(site)
+    base = base_url(start_server(site))
     print(
         f"{'strokes':>8} {'restore':>9} {'relayout':>9} {'draw':>7} {'export 1st':>11} "
         f"{'export':>8} {'png':>8} {'storage':>9}"

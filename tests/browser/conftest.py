@@ -21,44 +21,17 @@ under ``pytest -n 2 --dist loadgroup`` one worker builds the site once and runs 
 
 from __future__ import annotations
 
-import functools
 import html.parser
-import http.server
 import os
-import re
-import shutil
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from static_site import LAUNCH_ARGS, base_url, build_site, find_chromium, start_server
 
-ROOT = Path(__file__).resolve().parents[2]
 _LOCAL = "http://127.0.0.1:"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def find_chromium() -> str | None:
-    """The Chromium binary to drive: ``$RANKCARDS_CHROMIUM`` first, then the usual names."""
-    configured = os.environ.get("RANKCARDS_CHROMIUM")
-    if configured:
-        return configured
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="session")
@@ -78,67 +51,16 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if prebuilt:
         return Path(prebuilt).resolve()
     site = tmp_path_factory.mktemp("site")
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(site)]
-    done = subprocess.run(mkdocs, cwd=ROOT, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.fail(f"mkdocs build failed:\n{done.stderr[-3000:]}")
+    error = build_site(site)
+    if error is not None:
+        pytest.fail(f"mkdocs build failed:\n{error}")
     return site
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain class attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".json": "application/json",
-    }
-    isolated = False
-
-    def do_GET(self) -> None:
-        if self.path.split("?")[0] == "/sitemap.xml":
-            self._send_sitemap()
-        else:
-            super().do_GET()
-
-    def _send_sitemap(self) -> None:
-        """Serve the sitemap as the deployed site would see it: ``site_url`` -> this server.
-
-        Material's instant navigation only intercepts links listed in the sitemap, matched by
-        host and path; with the built ``site_url`` it would fall back to full page loads here.
-        """
-        path = Path(self.directory) / "sitemap.xml"
-        text = path.read_text(encoding="utf-8")
-        match = re.search(r"<loc>([^<]+)</loc>", text)
-        if match:  # the first entry is the site root
-            text = text.replace(match.group(1), f"http://{self.headers['Host']}/")
-        body = text.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def end_headers(self) -> None:
-        if self.isolated:
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the tests assert on what the page sees, not on the access log."""
-
-
 def _serve(directory: Path, isolated: bool) -> Iterator[str]:
-    handler = type("Handler", (_Handler,), {"isolated": isolated})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
-    )
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = start_server(directory, isolated=isolated)
     try:
-        yield f"http://127.0.0.1:{server.server_port}/"
+        yield base_url(server)
     finally:
         server.shutdown()
         server.server_close()
