@@ -34,3 +34,8 @@ def read(html: str) -> _Reader:
 def shown(html: str) -> dict[str, float]:
     """Every displayed metric of a view, by its ``data-metric`` name."""
     return read(html).values
+
+
+def text(html: str) -> str:
+    """The view's visible text, joined."""
+    return "".join(read(html).texts)

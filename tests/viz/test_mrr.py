@@ -9,10 +9,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from content._view import shown as metrics
+from content._view import text
 from rankcards.viz import render
 from rankcards.viz.mrr import view
-
-from ._parse import metrics, text
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_DEMO = yaml.safe_load((ROOT / "docs" / "cards" / "mrr.yml").read_text(encoding="utf-8"))[
