@@ -180,6 +180,29 @@ def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated
     assert result == {"reason": "stopped", "value": 0.5, "boots": 1}
 
 
+def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(page, isolated_server, examples):
+    """Stop ends the run; a demo's call waiting behind it then takes as long as it takes (here
+    longer than the grace period) in the same worker: it used to restart the worker."""
+    _open(page, isolated_server, _first(examples))
+    result = page.evaluate(
+        """() => new Promise((resolve) => {
+            let call = null;
+            const onStdout = () => {
+                call = rt.call("rankcards.metrics:mean_reciprocal_rank",
+                               [Array(300000).fill(["a", "b"]), Array(300000).fill(["a"])]);
+                setTimeout(() => rt.stop(), 50);  // the call is sent, and waits behind the run
+            };
+            rt.run("print(1)\\nwhile True: pass", {onStdout}).then(async (run) => {
+                const started = performance.now();
+                const value = await call.catch((error) => `rejected: ${error.message}`);
+                resolve({reason: run.reason, value, boots: rt.boots,
+                         slow: performance.now() - started > 400});
+            });
+        })"""
+    )
+    assert result == {"reason": "stopped", "value": 1.0, "boots": 1, "slow": True}
+
+
 def test_blocked_runtime_keeps_static_content_and_offers_retry(page, site_server, examples):
     example = _first(examples)
     page.route("**/assets/pyodide/**", lambda route: route.abort())

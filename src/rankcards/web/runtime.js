@@ -237,10 +237,12 @@ class Runtime {
     for (const entry of this.#pending.values()) entry.reason = reason;
     if (this.#interrupt) {
       Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
-      const stopping = [...this.#pending.keys()];
+      // Stop ends runs: a demo's call queued behind the run may take longer than the grace
+      // period without hanging, and must not make the worker restart.
+      const stopping = [...this.#pending].filter(([, entry]) => entry.kind === "run");
       setTimeout(() => {
         // Only if what we interrupted still hangs (e.g. inside a C call): not a newer request.
-        if (stopping.some((id) => this.#pending.has(id))) this.#restart(reason);
+        if (stopping.some(([id]) => this.#pending.has(id))) this.#restart(reason);
       }, INTERRUPT_GRACE_MS);
     } else {
       this.#restart(reason);
