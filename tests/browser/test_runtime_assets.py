@@ -67,6 +67,16 @@ def test_package_archive_is_this_source_tree(site):
             pyc = zipped.read(f"{folder}/__pycache__/{module[:-3]}.cpython-314.pyc")
             assert int.from_bytes(pyc[4:8], "little") == 0b01, source
         assert len([name for name in names if name.endswith(".pyc")]) == len(sources)
+    # Only what the page runs: the CLI, the MkDocs plugin, the card loader and the build code
+    # need MkDocs, Jinja or a terminal, and would only be downloaded and unpacked.
+    package = ROOT / "src/rankcards"
+    runtime_sources = {
+        f"rankcards/{path.relative_to(package).as_posix()}"
+        for part in ("metrics", "viz", "demos")
+        for path in (package / part).rglob("*.py")
+    }
+    assert set(sources) == runtime_sources | {"rankcards/__init__.py", "rankcards/runner.py"}
+    assert "rankcards/demos/data/gold_docs.tsv" in names
     assert f'__version__ = "{rankcards.__version__}"' in init
     # Same content, same name: the archive is reproducible, so browsers may cache it for good.
     cache = ROOT / ".cache" / "rankcards-web"

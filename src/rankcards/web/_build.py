@@ -25,6 +25,9 @@ PACKAGE_DIR = WEB_DIR.parent
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB_NAME = "python_stdlib_pyc.zip"
 _PACKAGE_SUFFIXES = {".py", ".json", ".typed", ".txt", ".tsv", ".yml"}
+# What runs in the page: the CLI, the MkDocs plugin, the card loader and this build code need
+# MkDocs, Jinja or a terminal, so the browser would only download and unpack them.
+_BROWSER_PARTS = {"__init__.py", "py.typed", "runner.py", "metrics", "viz", "demos"}
 _ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so the archive (and its hash) depends on content only
 
 
@@ -87,13 +90,16 @@ def bundle_codemirror(node_modules: Path, output: Path) -> None:
 
 
 def _source_archive() -> bytes:
-    """Zip the rankcards package's pure-Python files, byte-identical for identical sources."""
+    """Zip the files of the package that the page runs, byte-identical for identical sources."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(PACKAGE_DIR.rglob("*")):
-            if path.suffix not in _PACKAGE_SUFFIXES or "__pycache__" in path.parts:
+            relative = path.relative_to(PACKAGE_DIR)
+            if path.suffix not in _PACKAGE_SUFFIXES or "__pycache__" in relative.parts:
                 continue
-            name = f"rankcards/{path.relative_to(PACKAGE_DIR).as_posix()}"
+            if relative.parts[0] not in _BROWSER_PARTS:
+                continue
+            name = f"rankcards/{relative.as_posix()}"
             archive.writestr(zipfile.ZipInfo(name, _ZIP_DATE), path.read_bytes())
     return buffer.getvalue()
 
