@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "site"))
+from site_project import fetch_text, project_skeleton  # noqa: E402
+
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
@@ -39,16 +40,7 @@ def _slug(i: int) -> str:
 
 
 def _cards_project(directory: Path, count: int) -> None:
-    for name in ("templates", "node_modules", "CONTRIBUTING.md"):
-        (directory / name).symlink_to(ROOT / name)
-    config = (ROOT / "mkdocs.yml").read_text()
-    config = config.replace(
-        "      templates_dir: templates\n",
-        "      templates_dir: templates\n      web_assets: false\n",
-    )
-    (directory / "mkdocs.yml").write_text(config)
-    shutil.copytree(ROOT / "docs", directory / "docs", ignore=shutil.ignore_patterns("cards"))
-    (directory / "docs" / "cards").mkdir()
+    project_skeleton(directory)
     source = (ROOT / "docs" / "cards" / "mrr.yml").read_text()
     first_line = source.splitlines()[0]
     card = yaml.safe_load(source)
@@ -139,14 +131,6 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _get(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return ""
-
-
 def _serve_latency(project: Path, repeat: int) -> list[float]:
     port = _free_port()
     server = subprocess.Popen(
@@ -158,11 +142,12 @@ def _serve_latency(project: Path, repeat: int) -> list[float]:
     )
     # mkdocs serve mounts the site under the path of site_url (/rankcards/ here).
     site_url = yaml.safe_load((project / "mkdocs.yml").read_text().split("theme:")[0])["site_url"]
-    url = f"http://127.0.0.1:{port}{urlsplit(site_url).path}en/{_slug(7)}/"
-    card = project / "docs" / "cards" / f"{_slug(7)}.yml"
+    cards = sorted((project / "docs" / "cards").glob("*.yml"))
+    card = cards[len(cards) // 2]  # any card; one in the middle of the nav
+    url = f"http://127.0.0.1:{port}{urlsplit(site_url).path}en/{card.stem}/"
     try:
         deadline = time.monotonic() + 120
-        while "rc-card" not in _get(url):
+        while "rc-card" not in fetch_text(url, timeout=2):
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("mkdocs serve did not come up")
             time.sleep(0.2)
@@ -172,7 +157,7 @@ def _serve_latency(project: Path, repeat: int) -> list[float]:
             marker = f"edit-marker-{attempt}-{time.time_ns()}"
             card.write_text(original.replace("MRR measures ranking quality", marker, 1))
             start = time.perf_counter()
-            while marker not in _get(url):
+            while marker not in fetch_text(url, timeout=2):
                 if time.perf_counter() - start > 60:
                     raise RuntimeError("the edit never showed up")
                 time.sleep(0.05)

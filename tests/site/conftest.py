@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from site_project import ROOT, project_skeleton
 
-ROOT = Path(__file__).parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
 CARD_FIXTURES = ROOT / "tests" / "cards" / "fixtures" / "ok"
 
@@ -30,28 +30,15 @@ def mkdocs(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def make_project(directory: Path) -> Path:
     """Lay out a project like the repository's, with the fixture cards and the XSS card."""
-    for name in ("templates", "node_modules", "CONTRIBUTING.md"):
-        (directory / name).symlink_to(ROOT / name)
-    config = (ROOT / "mkdocs.yml").read_text()
-    # The browser runtime is tested by tests/browser; these tests check the pages.
-    config = config.replace(
-        "      templates_dir: templates\n",
-        "      templates_dir: templates\n      web_assets: false\n",
-    )
-    (directory / "mkdocs.yml").write_text(config)
-    shutil.copytree(
-        ROOT / "docs", directory / "docs", symlinks=False, ignore=shutil.ignore_patterns("cards")
-    )
+    project_skeleton(directory)
     for lang in ("en", "es"):
         # The real home pages tell a story through the bundled cards; the fixture project has
         # other cards, so its home pages hold just the generated card list.
         (directory / "docs" / lang / "index.md").write_text(
             f"# Home ({lang})\n\n<!-- rankcards:cards -->\n", encoding="utf-8"
         )
-    cards = directory / "docs" / "cards"
-    cards.mkdir()
     for path in [*CARD_FIXTURES.glob("*.yml"), FIXTURES / "xss.yml"]:
-        shutil.copy(path, cards / path.name)
+        shutil.copy(path, directory / "docs" / "cards" / path.name)
     return directory
 
 

@@ -8,22 +8,15 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
-
-def _get(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return ""
+from site_project import fetch_text
 
 
 def _wait_for(url: str, text: str, seconds: float = 60) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if text in _get(url):
+        if text in fetch_text(url, timeout=5):
             return True
         time.sleep(0.2)
     return False
@@ -56,7 +49,7 @@ def test_serve_rebuilds_and_survives_an_invalid_card(tmp_path: Path, project_too
         output = (tmp_path / "serve.log").read_text()
         assert "docs/cards/beta.yml:8:3: summary: missing language 'en'" in output
         assert "serving the last good version of the cards" in output
-        assert "Edited beta." in _get(url)  # still served, not stuck
+        assert "Edited beta." in fetch_text(url, timeout=5)  # still served, not stuck
         card.write_text(original)
         assert _wait_for(url, "Definition of beta.")
     finally:
