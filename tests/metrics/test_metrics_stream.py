@@ -164,3 +164,14 @@ def test_reference_run_gives_trec_eval_values(
     assert f"{result.aggregate['AP']:.4f}" == out_test_aggregates["AP"]
     assert f"{result.aggregate['RR']:.4f}" == out_test_aggregates["RR"]
     assert f"{result.aggregate['P@5']:.4f}" == out_test_aggregates["P@5"]
+
+
+def test_the_scorer_leaves_the_measured_queries_it_is_given_as_they_were() -> None:
+    from rankcards.metrics._data import Qrels
+    from rankcards.metrics._evaluate import Scorer, measure_specs
+
+    qrels = Qrels({"q1": {b"a": 1}, "q2": {b"b": 1}})
+    measured = {"q1": {"RR": 1.0}}
+    result = Scorer(measure_specs(["RR"]), None, 1).evaluation(qrels, measured, complete=True)
+    assert result.per_query == {"q1": {"RR": 1.0}, "q2": {"RR": 0.0}}
+    assert measured == {"q1": {"RR": 1.0}}  # q2, scored as an empty ranking, is not added here

@@ -165,17 +165,19 @@ class Scorer:
         other qrels query is evaluated as an empty ranking.
         """
         if complete:
-            qids = sorted(qrels)
-            empty: list[bytes] = []
-            for qid in qids:
-                if qid not in measured:
-                    measured[qid] = self.score(prepare(qrels.raw(qid), empty, [], self._depth))
+            per_query = {
+                qid: measured[qid] if qid in measured else self._score_missing(qrels, qid)
+                for qid in sorted(qrels)
+            }
         else:
-            qids = sorted(measured)
-            if not qids:
+            if not measured:
                 raise ValueError("no query appears in both the run and the qrels")
-        per_query = {qid: measured[qid] for qid in qids}
+            per_query = {qid: measured[qid] for qid in sorted(measured)}
         return Evaluation(self.specs, per_query, _aggregate(self.specs, per_query))
+
+    def _score_missing(self, qrels: Qrels, qid: str) -> dict[str, float]:
+        """A qrels query the run lacks, as trec_eval -c scores it: an empty ranking."""
+        return self.score(prepare(qrels.raw(qid), [], [], self._depth))
 
 
 def prepare(
