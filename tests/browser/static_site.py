@@ -92,7 +92,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         # Versioned URLs never change: a static host lets the browser keep them (rankcards.web).
         if self.immutable and self.path.startswith(
-            ("/assets/pyodide/", "/assets/rankcards/rankcards-")
+            ("/assets/pyodide/", "/assets/rankcards/rankcards-", "/assets/rankcards/snapshot-")
         ):
             self.send_header("Cache-Control", "public, max-age=31536000, immutable")
         super().end_headers()

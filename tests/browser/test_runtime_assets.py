@@ -40,7 +40,7 @@ def test_config_names_versioned_files_that_exist(site):
     assert config["version"] == rankcards.__version__
     assert config["pyodideVersion"] == PYODIDE_VERSION
     base = site / "assets/rankcards"
-    for key in ("pyodide", "stdlib", "package"):
+    for key in ("pyodide", "stdlib", "package", "snapshot"):
         assert (base / str(config[key])).exists(), key
     assert PYODIDE_VERSION in str(config["pyodide"]) and PYODIDE_VERSION in str(config["stdlib"])
     expected_name = rf"rankcards-{re.escape(rankcards.__version__)}-[0-9a-f]{{10}}\.zip"
@@ -48,7 +48,29 @@ def test_config_names_versioned_files_that_exist(site):
     for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"):
         assert (base / str(config["pyodide"]) / name).is_file(), name
     sizes = sum(p.stat().st_size for p in (base / str(config["pyodide"])).iterdir())
-    assert config["bytes"] == sizes + (base / str(config["package"])).stat().st_size
+    shipped = [base / str(config["package"]), base / str(config["snapshot"])]
+    assert config["bytes"] == sizes + sum(path.stat().st_size for path in shipped)
+
+
+def test_the_shipped_snapshot_is_a_booted_heap_in_the_stored_layout(site):
+    snapshot = site / "assets/rankcards" / str(_config(site)["snapshot"])
+    data = snapshot.read_bytes()
+    assert data[:4] == b"RCS1"  # snapshot.js's layout: magic, heap length, bitmap, pages
+    heap = int.from_bytes(data[4:8], "little")
+    pages = -(-heap // 4096)
+    bitmap = data[8 : 8 + -(-pages // 8)]
+    kept = sum(bin(byte).count("1") for byte in bitmap)
+    assert len(data) == 8 + len(bitmap) + kept * 4096
+    assert heap > 16_000_000  # the heap of a booted interpreter (and a few bytes of state)
+    assert kept * 4096 < 0.6 * heap  # zero pages (and the zeroed free memory) are left out
+    name = rf"snapshot-{re.escape(PYODIDE_VERSION)}-[0-9a-f]{{10}}\.bin"
+    assert re.fullmatch(name, snapshot.name)
+    # Named by what it is made from: the same inputs give the cached file, not another build.
+    cache = ROOT / ".cache" / "rankcards-web"
+    stdlib = cache / f"stdlib-pyc-{PYODIDE_VERSION}.zip"
+    archive = (site / "assets/rankcards" / str(_config(site)["package"])).read_bytes()
+    same, again = web._build.memory_snapshot(ROOT / "node_modules", cache, stdlib, archive)
+    assert same == snapshot.name and again == data
 
 
 def test_package_archive_is_this_source_tree(site):
@@ -114,6 +136,9 @@ def test_cdn_option_skips_copying_the_interpreter(tmp_path):
     assert _config(tmp_path)["pyodide"] == url
     assert not (tmp_path / f"assets/pyodide/{PYODIDE_VERSION}/pyodide.asm.wasm").exists()
     assert (tmp_path / f"assets/pyodide/{PYODIDE_VERSION}/python_stdlib_pyc.zip").is_file()
+    # A snapshot made with the npm Pyodide is not shipped for another copy: the worker makes one.
+    assert _config(tmp_path)["snapshot"] is None
+    assert not list((tmp_path / "assets/rankcards").glob("snapshot-*"))
 
 
 def test_missing_node_modules_is_a_one_line_error_with_the_fix(tmp_path):

@@ -1,12 +1,16 @@
-"""Pyodide memory snapshots in real Chromium: a second visit restores one, a bad one is dropped.
+"""Pyodide memory snapshots in real Chromium: a first visit restores the one the site ships, a
+second visit the copy kept in Cache Storage, and a bad one gives way to a normal boot.
 
-The worker stores a snapshot of its booted interpreter in Cache Storage once it is idle after a
-normal boot (see ``rankcards/web/snapshot.js``); these tests visit a card page twice in one
+A first visit restores the snapshot made at site build (``build_snapshot.mjs``) and mounts the
+standard library when it has downloaded; once idle, the worker keeps that snapshot in Cache
+Storage (see ``rankcards/web/snapshot.js``). Without a shipped snapshot (a Pyodide from a CDN),
+the worker makes one of its own heap after a normal boot. These tests visit a card page in one
 browser context (one Cache Storage) and read ``runtime.timings.mode``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,9 +56,60 @@ def _works(page: Any) -> None:
     assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
 
 
-def test_second_visit_restores_the_snapshot(page, site_server):
+def _without_shipped_snapshot(page: Any) -> None:
+    """Serve the site's config.js as a site without a shipped snapshot would have it."""
+
+    def rewrite(route: Any) -> None:
+        text = route.fetch().text()
+        text, count = re.subn(r'"snapshot": "[^"]+"', '"snapshot": null', text)
+        assert count == 1
+        route.fulfill(body=text, content_type="text/javascript")
+
+    page.context.route("**/assets/rankcards/config.js", rewrite)
+
+
+def test_first_visit_restores_the_shipped_snapshot_before_the_stdlib_arrives(page, site_server):
+    held: list[Any] = []  # the standard library's request, answered when the test says so
+    page.context.route("**/python_stdlib_pyc.zip", lambda route: held.append(route))
+    page.goto(site_server + "en/mrr/")
+    page.evaluate(f"import('/{RUNTIME}').then(m => {{ window.rt = m.runtime; }})")
+    page.evaluate("() => { rt.ensure(); }")
+    ready = "document.documentElement.dataset.runtime === 'ready'"
+    page.wait_for_function(ready, timeout=20_000)  # never, if the boot waited for the stdlib
+    assert len(held) == 1
+    assert page.evaluate("rt.timings.mode") == "shipped"
+    value = page.evaluate("rt.call('rankcards.metrics:reciprocal_rank', [['a', 'b', 'c'], ['c']])")
+    assert value == 1 / 3  # the demos' modules are in the heap
+    # A run waits for the library: difflib is in no snapshot, it is imported from the zip.
+    page.evaluate(
+        """() => {
+            const code = "import difflib\\nprint(difflib.SequenceMatcher(None, 'a', 'b').ratio())";
+            window.ran = rt.run(code);
+            ran.then((result) => { window.ranResult = result; });
+        }"""
+    )
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.ranResult") is None  # still waiting for the library
+    held[0].continue_()
+    assert page.evaluate("ran")["output"] == "0.0\n"
+    assert page.console_errors == []
+
+
+def test_a_bad_shipped_snapshot_gives_way_to_a_normal_boot(page, site_server):
+    page.context.route(
+        "**/assets/rankcards/snapshot-*.bin",
+        lambda route: route.fulfill(body=b"RCS1" + bytes(range(256)) * 64),
+    )
+    assert _visit(page, site_server + "en/mrr/")["mode"] == "fallback"
+    _works(page)
+
+
+@pytest.mark.parametrize("shipped", [True, False], ids=["shipped", "made-by-the-worker"])
+def test_second_visit_restores_the_snapshot(page, site_server, shipped):
+    if not shipped:
+        _without_shipped_snapshot(page)
     url = site_server + "en/mrr/"
-    assert _visit(page, url)["mode"] == "normal"
+    assert _visit(page, url)["mode"] == ("shipped" if shipped else "normal")
     page.wait_for_function(STORED)
     assert page.evaluate("rt.timings.snapshot.bytes") > 1_000_000
     second = _visit(page, url)
@@ -86,13 +141,17 @@ def test_a_corrupt_snapshot_is_dropped_and_the_boot_falls_back(page, site_server
     page.wait_for_function(STORED)
     assert page.evaluate(CORRUPT, how) == 1
     assert _visit(page, url)["mode"] == "fallback"
-    page.wait_for_function(STORED)  # the fallback boot stores a good snapshot in place of it
+    _works(page)
+    assert page.evaluate("caches.open('rankcards-snapshots').then(c => c.keys())") == []
+    assert _visit(page, url)["mode"] == "shipped"  # the stored copy was dropped
+    page.wait_for_function(STORED)  # and is kept again
     _works(page)
     assert _visit(page, url)["mode"] == "snapshot"
     _works(page)
 
 
 def test_no_snapshot_is_made_after_the_readers_code_ran(page, site_server):
+    _without_shipped_snapshot(page)  # the shipped one is stored as built, whatever ran
     url = site_server + "en/mrr/"
     page.goto(url)
     page.evaluate(

@@ -7,7 +7,8 @@ Two functions form the contract with the site generator (the MkDocs plugin calls
 * :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
   ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
   compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
-  compiled by that Pyodide next to each source), CodeMirror
+  compiled by that Pyodide next to each source), the memory snapshot of a booted interpreter,
+  CodeMirror
   bundled with esbuild, and the ES modules of this directory.
 
 Caching, and why no service worker: every large file has a versioned or content-hashed URL
@@ -16,11 +17,13 @@ so the browser's HTTP cache (and Chromium's cache of compiled WebAssembly, which
 ``application/wasm`` responses it streamed) serves a second visit without any new code path.
 A service worker would add offline use, but it must live at the site root, outlives deploys,
 and hides requests from the tests' network routing; the HTTP cache gives the warm-visit speed.
-On top of it, the worker keeps a Pyodide memory snapshot of its booted interpreter in Cache
-Storage (``snapshot.js``): a second visit restores it instead of starting Python. The snapshot
-API is private to Pyodide, so a snapshot is keyed on this exact build (Pyodide and rankcards
-versions, archive and stdlib names, the browser's user agent), checked after every restore (the
-package version and a known value) and dropped on any failure, which falls back to a normal boot.
+On top of it, the site ships a Pyodide memory snapshot made at build (``build_snapshot.mjs``:
+Pyodide under Node, the package imported): a first visit restores it instead of starting Python,
+and the worker keeps a copy in Cache Storage (``snapshot.js``) for the next visits. The snapshot
+API is private to Pyodide, so a stored copy is keyed on this exact build (Pyodide and rankcards
+versions, archive and stdlib names, the browser's user agent), every restored heap is checked
+(the package version and a known value), and any failure falls back to a normal boot. With a
+Pyodide from a CDN no snapshot is shipped; the worker keeps one of its own booted heap.
 
 The ``extra.rankcards_pyodide_url`` setting of ``mkdocs.yml`` may point at a Pyodide of the same
 version on a CDN (its index URL, ending in ``/``); the interpreter is then not copied.
@@ -88,6 +91,11 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
     _build.bundle_codemirror(node_modules, assets / "codemirror.js")
     archive_name, archive = _build.package_archive(node_modules, cache)
     (assets / archive_name).write_bytes(archive)
+    # Made with the npm Pyodide: a Pyodide from a CDN boots normally and makes its own.
+    snapshot_name, snapshot = None, b""
+    if cdn is None:
+        snapshot_name, snapshot = _build.memory_snapshot(node_modules, cache, stdlib, archive)
+        (assets / snapshot_name).write_bytes(snapshot)
 
     local = [node_modules / "pyodide" / name for name in _build.PYODIDE_FILES]
     runtime_config = {
@@ -96,7 +104,11 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         "pyodide": str(cdn) if cdn else f"../pyodide/{pyodide_version}/",
         "stdlib": f"../pyodide/{pyodide_version}/{_build.STDLIB_NAME}",
         "package": archive_name,
-        "bytes": sum(p.stat().st_size for p in local) + stdlib.stat().st_size + len(archive),
+        "snapshot": snapshot_name,
+        "bytes": sum(p.stat().st_size for p in local)
+        + stdlib.stat().st_size
+        + len(archive)
+        + len(snapshot),
     }
     (assets / "config.js").write_text(
         "// Written by rankcards.web.write_assets at site build: what runtime.js boots.\n"

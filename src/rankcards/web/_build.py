@@ -135,3 +135,38 @@ def package_archive(node_modules: Path, cache_dir: Path) -> tuple[str, bytes]:
     data = cached.read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:10]
     return f"rankcards-{__version__}-{digest}.zip", data
+
+
+def memory_snapshot(
+    node_modules: Path, cache_dir: Path, stdlib: Path, archive: bytes
+) -> tuple[str, bytes]:
+    """The memory snapshot the site ships (``build_snapshot.mjs``), named by what it was made
+    from: this Pyodide, stdlib zip and package archive, and the worker's bridge and snapshot
+    layout. Made once per such set into ``cache_dir``; older ones are deleted."""
+    version = pyodide_version(node_modules)
+    inputs = hashlib.sha256(version.encode())
+    inputs.update(hashlib.sha256(stdlib.read_bytes()).digest())
+    inputs.update(hashlib.sha256(archive).digest())
+    for script in ("bridge.js", "snapshot.js", "build_snapshot.mjs"):
+        inputs.update((WEB_DIR / script).read_bytes())
+    key = inputs.hexdigest()[:10]
+    cached = cache_dir / f"snapshot-{version}-{key}.bin"
+    if not cached.is_file():
+        node = shutil.which("node")
+        if node is None:
+            raise WebAssetsError("rankcards: `node` not found on PATH; it makes the snapshot")
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.partial")
+        package = cached.with_suffix(f".{os.getpid()}.zip")
+        package.write_bytes(archive)
+        script = str(WEB_DIR / "build_snapshot.mjs")
+        command = [node, script, str(node_modules / "pyodide"), str(stdlib), str(package)]
+        try:
+            _execute([*command, str(partial)], "make the Pyodide memory snapshot")
+        finally:
+            package.unlink()
+        partial.replace(cached)
+        for older in cache_dir.glob(f"snapshot-{version}-*.bin"):
+            if older != cached:
+                older.unlink(missing_ok=True)
+    return f"snapshot-{version}-{key}.bin", cached.read_bytes()

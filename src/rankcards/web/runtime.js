@@ -24,10 +24,11 @@
 //                        editor waits for it, so parsing CodeMirror never delays a demo's view)
 //   runtime.boots        how many workers this tab started (1 per visit; +1 per Stop/crash restart)
 //   runtime.timings      {interpreter, total, mode, snapshot}: ms the last boot took inside the
-//                        worker; mode "normal" | "snapshot" (a memory snapshot of an earlier
-//                        visit was restored) | "fallback" (a stored snapshot failed its checks
-//                        and a normal boot followed); snapshot {ms, bytes} once the worker
-//                        stored a snapshot for the next visit (see snapshot.js)
+//                        worker; mode "normal" | "shipped" (the memory snapshot the site ships
+//                        was restored) | "snapshot" (the copy an earlier visit kept was
+//                        restored) | "fallback" (a snapshot failed its checks and a normal boot
+//                        followed); snapshot {ms, bytes} once the worker kept a snapshot for the
+//                        next visit (see snapshot.js)
 //
 // Events: `window` receives `rankcards:runtime` CustomEvents whose detail is
 // {state, progress, version, error}, on every state or progress change.

@@ -8,10 +8,12 @@
 //                                  snapshots (its bridge), part of the key
 //                                  null when this context has no Cache Storage (e.g. a page
 //                                  served over plain http): snapshots are then never made
-//   storeSnapshot(key, bytes)   -> Promise<void>; keeps only this one snapshot (older site builds'
-//                                  entries are deleted)
-//   readSnapshot(response)      -> Promise<Uint8Array>: the heap stored by storeSnapshot; rejects
-//                                  when the stored bytes are not a whole snapshot
+//   encodePages(heap)           -> Blob: the heap in the stored layout (below)
+//   storeSnapshot(key, encoded) -> Promise<void>; keeps only this one snapshot (older site builds'
+//                                  entries are deleted); encoded: a Blob or bytes in that layout
+//   readSnapshot(response)      -> Promise<Uint8Array>: the heap in a response of that layout
+//                                  (from Cache Storage, or the snapshot the site ships); rejects
+//                                  when the bytes are not a whole snapshot
 //   dropSnapshot(key)           -> Promise<void>; never rejects
 //
 // Why: a snapshot is the whole WebAssembly heap of a booted interpreter with rankcards already
@@ -48,13 +50,13 @@ export async function findSnapshot(config, heapCode) {
   }
 }
 
-export async function storeSnapshot(key, bytes) {
+export async function storeSnapshot(key, encoded) {
   const cache = await caches.open(CACHE);
   for (const request of await cache.keys()) {
     if (request.url !== key) await cache.delete(request);
   }
   const headers = { "Content-Type": "application/octet-stream" };
-  await cache.put(key, new Response(encodePages(bytes), { headers }));
+  await cache.put(key, new Response(encoded, { headers }));
 }
 
 export async function readSnapshot(response) {
@@ -90,7 +92,7 @@ function isZero(words, first, end) {
   return true;
 }
 
-function encodePages(snapshot) {
+export function encodePages(snapshot) {
   const heap = snapshot.byteOffset % 4 === 0 ? snapshot : snapshot.slice(); // aligned for words
   const pages = Math.ceil(heap.length / PAGE);
   const bitmap = new Uint8Array(Math.ceil(pages / 8));

@@ -1,13 +1,13 @@
 // The Pyodide Web Worker behind runtime.js (a module worker; one per tab).
 //
-// Protocol (postMessage, one request at a time is executed; Python is synchronous):
+// Protocol (postMessage; requests are executed one at a time, in arrival order):
 //   -> {type: "boot", interrupt, preload}    interrupt: Int32Array | null; preload: names of
 //                                            rankcards modules the page's demos call, imported
 //                                            right after "booted"; what to boot comes from
 //                                            config.js, next to this file
 //   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
-//   <- {type: "snapshot", ok, timings | error}  after the first idle moment of a normal boot
+//   <- {type: "snapshot", ok, timings | error}  once a snapshot is kept for the next visit
 //   -> {id, type: "run", source}
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
@@ -15,18 +15,23 @@
 //   <- {id, type: "result", ok, result | error: {type, message, traceback}}
 // Errors are data: nothing here throws across the boundary.
 //
-// Why these boot steps: the standard library comes as a zip of .pyc compiled at site build by
-// this same Pyodide (no compiling in the reader's browser), and the rankcards archive is fetched
-// in parallel with the interpreter, then unpacked and its version checked against the build.
-// A second visit restores a memory snapshot of a booted interpreter instead (see snapshot.js):
-// it skips Python's start-up and the package imports; a snapshot that fails to load, or whose
-// interpreter does not compute a known value with the right rankcards version, is dropped and
-// the worker boots normally, so the private snapshot API can only cost time, never correctness.
-// Every download, and the wasm's compilation, starts in the boot's first instant (prefetch.js).
+// Why these boot steps: a first visit restores the memory snapshot the site ships (a booted
+// interpreter with rankcards imported, made at site build by build_snapshot.mjs), a second visit
+// the copy of it kept in Cache Storage (see snapshot.js): either skips Python's start-up and the
+// package imports. A restored heap starts without the standard library, mounted once downloaded:
+// the snapshot takes its place on the boot's critical path. The rankcards archive is fetched in
+// parallel, unpacked and its version checked against the build. A snapshot that fails to load,
+// or whose interpreter does not compute a known value with the right rankcards version, gives way
+// to a normal boot (a stored one is dropped), so the private snapshot API can only cost time,
+// never correctness. A normal boot loads the standard library as a zip of .pyc compiled at site
+// build by this same Pyodide (no compiling in the reader's browser); with a Pyodide from a CDN
+// there is no shipped snapshot, and the worker keeps one of its own heap once idle. Every
+// download, and the wasm's compilation, starts in the boot's first instant (prefetch.js).
 
+import { BRIDGE } from "./bridge.js";
 import buildConfig from "./config.js";
 import { prefetch } from "./prefetch.js";
-import { dropSnapshot, findSnapshot, readSnapshot, storeSnapshot } from "./snapshot.js";
+import { dropSnapshot, encodePages, findSnapshot, readSnapshot, storeSnapshot } from "./snapshot.js";
 
 // The worker reads the build's config itself (rather than receiving it) so that a card page's
 // inline script can start it before any of the page's modules has run (see runtime.js).
@@ -34,49 +39,26 @@ const config = { ...buildConfig, base: new URL("./", import.meta.url).href };
 
 let pyodide = null;
 // ms: interpreter (loadPyodide incl. downloads), total (+ archive, bridge, checks); mode:
-// "normal" | "snapshot" (restored from Cache Storage) | "fallback" (a stored snapshot failed its
-// checks and was dropped); snapshot: {ms, bytes} once this worker has stored one.
+// "normal" | "shipped" (restored from the snapshot the site ships) | "snapshot" (restored from
+// Cache Storage) | "fallback" (a snapshot failed its checks: a stored one is dropped); snapshot:
+// {ms, bytes} once this worker has stored one.
 const timings = {};
 let bridge = null; // the Python helpers defined in BRIDGE, as PyProxies
 const SNAPSHOT_IDLE_MS = 400;
 const SNAPSHOT_LOAD_LIMIT_MS = 15_000;
 let snapshotKey = null; // this build's Cache Storage key, null without Cache Storage
 let snapshotWanted = false; // true until the snapshot is made, or a `run` rules it out
+let shippedBytes = null; // the site's snapshot, as downloaded, until it is kept in Cache Storage
+// Settles once the standard library is in the file system. A restored heap needs none of it to
+// start, so the boot does not wait for its download (see `boot`); a `run` does.
+let stdlibMounted = Promise.resolve();
+let stdlibInPlace = true;
+let requests = Promise.resolve(); // requests are served one after another, in arrival order
+// What loadPyodide mounts as the standard library when a snapshot is restored: an empty zip (its
+// end-of-central-directory record alone); the real one replaces it once downloaded.
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 let snapshotTimer = null;
 
-const BRIDGE = `
-import json, importlib
-from rankcards.runner import run_example
-
-def run(source, on_stdout, on_stderr):
-    result = run_example(source, on_stdout=on_stdout, on_stderr=on_stderr)
-    fatal = result.error is not None and result.error.rstrip().splitlines()[-1].startswith("MemoryError")
-    return json.dumps({"ok": result.ok, "output": result.output, "error": result.error, "restart": fatal})
-
-def preload(names):
-    for name in json.loads(names):
-        if name.startswith("rankcards."):
-            try:
-                importlib.import_module(name)
-            except Exception:
-                pass  # the demo's own call reports it, with its traceback
-
-def call(target, args):
-    module_name, _, name = target.partition(":")
-    if not module_name.startswith("rankcards.") or not name:
-        raise ValueError(f"call target must be 'rankcards.<module>:<function>', got {target!r}")
-    function = getattr(importlib.import_module(module_name), name)
-    args = json.loads(args)
-    if isinstance(args, dict):
-        value = function(**args)
-    elif isinstance(args, list):
-        value = function(*args)
-    elif args is None:
-        value = function()
-    else:
-        value = function(args)
-    return json.dumps(value)
-`;
 
 function progress(phase, loaded, total) {
   postMessage({ type: "progress", progress: { phase, loaded, total } });
@@ -106,15 +88,29 @@ async function fetchBytes(url, onChunk) {
 
 // Loads Pyodide; `snapshot` (a Promise of the heap bytes) restores a booted interpreter instead
 // of starting one, `makeSnapshot` keeps the heap ready for makeMemorySnapshot().
-async function startPyodide(config, { snapshot, makeSnapshot, onDownloaded }) {
+async function startPyodide(config, { stdlib, snapshot, makeSnapshot, onDownloaded }) {
   const indexURL = new URL(config.pyodide, config.base).href;
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const options = { indexURL, stdLibURL: new URL(config.stdlib, config.base).href, packages: [] };
+  const stdLibURL = URL.createObjectURL(new Blob([stdlib])); // bytes this worker has
+  const options = { indexURL, stdLibURL, packages: [] };
   if (snapshot) options._loadSnapshot = snapshot;
   if (makeSnapshot) options._makeSnapshot = true;
-  const instance = await loadPyodide(options);
-  onDownloaded();
-  return instance;
+  try {
+    const instance = await loadPyodide(options);
+    onDownloaded();
+    return instance;
+  } finally {
+    URL.revokeObjectURL(stdLibURL);
+  }
+}
+
+// The standard library in place of the empty zip a restored interpreter started with. The
+// heap's zip importer already holds this zip's table of contents (the snapshot was made with
+// it), so imports work as soon as the bytes are there.
+async function mountStdlib(instance, stdlib) {
+  const path = instance.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
+  instance.FS.writeFile(path, await stdlib);
+  instance.runPython("import importlib; importlib.invalidate_caches()");
 }
 
 // The rankcards archive into the (fresh) file system, the interrupt buffer, the bridge; the
@@ -167,13 +163,19 @@ async function boot(interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
-  const lockFile = new URL("pyodide-lock.json", indexURL).href;
-  prefetch(new URL("pyodide.asm.wasm", indexURL).href, [new URL(config.stdlib, base).href, lockFile]);
+  const stdlib = fetchBytes(new URL(config.stdlib, base).href, count);
+  stdlib.catch(() => {}); // reported where it is awaited
+  prefetch(new URL("pyodide.asm.wasm", indexURL).href, [new URL("pyodide-lock.json", indexURL).href]);
   // Cache Storage is asked for a snapshot, and its read begins, before the interpreter scripts
   // load: parsing pyodide.asm.mjs holds this thread for 100-200 ms, during which the read goes
-  // on. loadPyodide's own imports of the same URLs then reuse these module loads.
+  // on. loadPyodide's own imports of the same URLs then reuse these module loads. Without a
+  // stored snapshot, the one the site ships (made at build, see build_snapshot.mjs) is fetched.
   const stored = await findSnapshot(config, BRIDGE);
-  const heap = stored?.response ? readSnapshot(stored.response) : null;
+  const shipped =
+    !stored?.response && config.snapshot ? fetchBytes(new URL(config.snapshot, base).href, count) : null;
+  const heap = stored?.response
+    ? readSnapshot(stored.response)
+    : shipped?.then((bytes) => readSnapshot(new Response(bytes)));
   heap?.catch(() => {}); // reported where loadPyodide awaits it
   for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) {
     import(new URL(name, indexURL).href).catch(() => {}); // loadPyodide reports a failure
@@ -187,24 +189,39 @@ async function boot(interrupt) {
   let version = null;
   if (heap) {
     try {
-      const restoring = startPyodide(config, { snapshot: heap, onDownloaded: downloaded });
+      const restoring = startPyodide(config, { stdlib: EMPTY_ZIP, snapshot: heap, onDownloaded: downloaded });
       // A heap Pyodide cannot instantiate only logs a warning and never settles: time out.
       const limit = new Promise((_, reject) => {
         setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
       });
       const instance = await Promise.race([restoring, limit]);
       version = attach(instance, await archive, config, interrupt, true);
-      timings.mode = "snapshot";
+      stdlibInPlace = false;
+      stdlibMounted = mountStdlib(instance, stdlib).then(() => {
+        stdlibInPlace = true;
+      });
+      stdlibMounted.catch(() => {}); // the import that needs it reports it
+      timings.mode = shipped ? "shipped" : "snapshot";
+      if (shipped && snapshotKey !== null) {
+        shippedBytes = await shipped; // kept in Cache Storage once idle: a faster read next time
+        snapshotWanted = true;
+      }
     } catch (error) {
-      // Any failure (corrupt bytes, another heap layout, a wrong value): forget it, boot normally.
-      console.warn(`rankcards: stored Pyodide snapshot unusable (${error}); booting normally`);
-      await dropSnapshot(stored.key);
+      // Any failure (corrupt bytes, another heap layout, a wrong value): boot normally, and
+      // forget a stored snapshot.
+      console.warn(`rankcards: Pyodide snapshot unusable (${error}); booting normally`);
+      if (stored?.response) await dropSnapshot(stored.key);
       timings.mode = "fallback";
     }
   }
   if (version === null) {
-    const makeSnapshot = snapshotKey !== null;
-    const instance = await startPyodide(config, { makeSnapshot, onDownloaded: downloaded });
+    // With a shipped snapshot, that is the heap to keep, not this one (see scheduleSnapshot).
+    const makeSnapshot = snapshotKey !== null && !config.snapshot;
+    const instance = await startPyodide(config, {
+      stdlib: await stdlib,
+      makeSnapshot,
+      onDownloaded: downloaded,
+    });
     version = attach(instance, await archive, config, interrupt, false);
     timings.mode ??= "normal";
     snapshotWanted = makeSnapshot;
@@ -213,8 +230,9 @@ async function boot(interrupt) {
   return version;
 }
 
-// The snapshot is made once the worker has been idle for SNAPSHOT_IDLE_MS after the boot (the
-// page's first demo calls go first), and never after a `run`: the reader's code may change
+// The snapshot is stored once the worker has been idle for SNAPSHOT_IDLE_MS after the boot (the
+// page's first demo calls go first). The site's own snapshot is stored as downloaded. Otherwise
+// the worker makes one of its heap, but never after a `run`: the reader's code may change
 // modules or globals, and a snapshot must hold nothing but the package as shipped. `call`s only
 // run rankcards' own functions on JSON, and the modules they import make the next boot faster.
 function scheduleSnapshot() {
@@ -224,9 +242,17 @@ function scheduleSnapshot() {
     snapshotWanted = false;
     const started = performance.now();
     try {
-      const bytes = pyodide.makeMemorySnapshot();
-      await storeSnapshot(snapshotKey, bytes);
-      timings.snapshot = { ms: performance.now() - started, bytes: bytes.length };
+      let heapBytes;
+      if (shippedBytes) {
+        await storeSnapshot(snapshotKey, shippedBytes); // already in the stored layout
+        heapBytes = new DataView(shippedBytes.buffer, shippedBytes.byteOffset).getUint32(4, true);
+        shippedBytes = null;
+      } else {
+        const heap = pyodide.makeMemorySnapshot();
+        await storeSnapshot(snapshotKey, encodePages(heap));
+        heapBytes = heap.length;
+      }
+      timings.snapshot = { ms: performance.now() - started, bytes: heapBytes };
       postMessage({ type: "snapshot", ok: true, timings });
     } catch (error) {
       postMessage({ type: "snapshot", ok: false, error: String(error.message ?? error) });
@@ -257,8 +283,18 @@ function pythonError(error) {
   };
 }
 
-function handle({ id, type, source, target, args }) {
+// A `run` waits for the standard library (a restored heap starts without it, see `boot`). A
+// `call` goes at once: the demos' modules are in the heap; one that fails before the library is
+// there is tried again once it is (rankcards' functions have no side effects).
+async function handle({ id, type, source, target, args }) {
   if (type === "run") {
+    try {
+      await stdlibMounted;
+    } catch (error) {
+      const message = `rankcards: Python's standard library did not load (${error.message ?? error})`;
+      postMessage({ id, type: "result", ok: false, output: "", error: message, interrupted: false, restart: true });
+      return;
+    }
     const stdout = (text) => postMessage({ id, type: "stdout", text });
     const stderr = (text) => postMessage({ id, type: "stderr", text });
     try {
@@ -271,13 +307,22 @@ function handle({ id, type, source, target, args }) {
       postMessage({ id, type: "result", ok: false, output: "", error: message, interrupted, restart });
     }
   } else if (type === "call") {
-    try {
-      postMessage({ id, type: "result", ok: true, result: bridge.call(target, args) });
-    } catch (error) {
-      postMessage({ id, type: "result", ok: false, error: pythonError(error) });
+    let reply = callBridge(target, args);
+    if (!reply.ok && !stdlibInPlace) {
+      await stdlibMounted.catch(() => {});
+      reply = callBridge(target, args);
     }
+    postMessage({ id, type: "result", ...reply });
   } else {
     postMessage({ id, type: "result", ok: false, error: { type: "ProtocolError", message: `unknown request type ${type}`, traceback: "" } });
+  }
+}
+
+function callBridge(target, args) {
+  try {
+    return { ok: true, result: bridge.call(target, args) };
+  } catch (error) {
+    return { ok: false, error: pythonError(error) };
   }
 }
 
@@ -293,7 +338,9 @@ self.onmessage = async ({ data }) => {
     }
     return;
   }
-  if (data.type === "run") snapshotWanted = false;
-  handle(data);
-  scheduleSnapshot();
+  if (data.type === "run" && !shippedBytes) snapshotWanted = false;
+  requests = requests.then(async () => {
+    await handle(data);
+    scheduleSnapshot();
+  });
 };
