@@ -163,8 +163,15 @@ async function boot(interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
-  const stdlib = fetchBytes(new URL(config.stdlib, base).href, count);
-  stdlib.catch(() => {}); // reported where it is awaited
+  // The standard library: at once for a normal boot; when a site ships a snapshot, only once the
+  // heap has arrived, so that it does not share the bandwidth the boot waits on.
+  let stdlib = null;
+  const fetchStdlib = () => {
+    stdlib ??= fetchBytes(new URL(config.stdlib, base).href, count);
+    stdlib.catch(() => {}); // reported where it is awaited
+    return stdlib;
+  };
+  if (!config.snapshot) fetchStdlib();
   prefetch(new URL("pyodide.asm.wasm", indexURL).href, [new URL("pyodide-lock.json", indexURL).href]);
   // Cache Storage is asked for a snapshot, and its read begins, before the interpreter scripts
   // load: parsing pyodide.asm.mjs holds this thread for 100-200 ms, during which the read goes
@@ -177,6 +184,7 @@ async function boot(interrupt) {
     ? readSnapshot(stored.response)
     : shipped?.then((bytes) => readSnapshot(new Response(bytes)));
   heap?.catch(() => {}); // reported where loadPyodide awaits it
+  (heap ?? Promise.resolve()).then(fetchStdlib, fetchStdlib).catch(() => {}); // reported where awaited
   for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) {
     import(new URL(name, indexURL).href).catch(() => {}); // loadPyodide reports a failure
   }
@@ -197,7 +205,7 @@ async function boot(interrupt) {
       const instance = await Promise.race([restoring, limit]);
       version = attach(instance, await archive, config, interrupt, true);
       stdlibInPlace = false;
-      stdlibMounted = mountStdlib(instance, stdlib).then(() => {
+      stdlibMounted = mountStdlib(instance, fetchStdlib()).then(() => {
         stdlibInPlace = true;
       });
       stdlibMounted.catch(() => {}); // the import that needs it reports it
@@ -218,7 +226,7 @@ async function boot(interrupt) {
     // With a shipped snapshot, that is the heap to keep, not this one (see scheduleSnapshot).
     const makeSnapshot = snapshotKey !== null && !config.snapshot;
     const instance = await startPyodide(config, {
-      stdlib: await stdlib,
+      stdlib: await fetchStdlib(),
       makeSnapshot,
       onDownloaded: downloaded,
     });
