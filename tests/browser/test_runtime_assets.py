@@ -67,7 +67,7 @@ def test_the_shipped_snapshot_is_a_booted_heap_in_the_stored_layout(site):
     assert re.fullmatch(name, snapshot.name)
     # Named by what it is made from: the same inputs give the cached file, not another build.
     cache = ROOT / ".cache" / "rankcards-web"
-    stdlib = cache / f"stdlib-pyc-{PYODIDE_VERSION}.zip"
+    stdlib = web._build.stdlib_pyc(ROOT / "node_modules", cache)
     archive = (site / "assets/rankcards" / str(_config(site)["package"])).read_bytes()
     same, again = web._build.memory_snapshot(ROOT / "node_modules", cache, stdlib, archive)
     assert same == snapshot.name and again == data
@@ -103,6 +103,14 @@ def test_package_archive_is_this_source_tree(site):
     # Same content, same name: the archive is reproducible, so browsers may cache it for good.
     cache = ROOT / ".cache" / "rankcards-web"
     assert web._build.package_archive(ROOT / "node_modules", cache)[0] == archive.name
+
+
+def test_stdlib_zip_is_the_same_bytes_on_every_build(site, tmp_path):
+    # The shipped snapshot's zip importer knows this zip's table of contents, and browsers keep
+    # it under a URL named by Pyodide's version only: a rebuild must not change a byte.
+    stdlib = site / "assets/rankcards" / str(_config(site)["stdlib"])
+    rebuilt = web._build.stdlib_pyc(ROOT / "node_modules", tmp_path / "cache")
+    assert rebuilt.read_bytes() == stdlib.read_bytes()
 
 
 def test_stdlib_zip_holds_bytecode_instead_of_sources(site):

@@ -60,9 +60,12 @@ def _execute(command: list[str], what: str, env: dict[str, str] | None = None) -
 
 
 def stdlib_pyc(node_modules: Path, cache_dir: Path) -> Path:
-    """The standard-library .pyc zip, compiled by the npm Pyodide once per Pyodide version."""
+    """The standard-library .pyc zip, compiled by the npm Pyodide once per Pyodide version (and
+    version of ``build_stdlib.mjs``); older ones are deleted."""
     version = pyodide_version(node_modules)
-    cached = cache_dir / f"stdlib-pyc-{version}.zip"
+    script = str(WEB_DIR / "build_stdlib.mjs")
+    key = hashlib.sha256(Path(script).read_bytes()).hexdigest()[:10]
+    cached = cache_dir / f"stdlib-pyc-{version}-{key}.zip"
     if not cached.is_file():
         cache_dir.mkdir(parents=True, exist_ok=True)
         # Per-process name: parallel builds (pytest-xdist) must not write into one file.
@@ -70,10 +73,12 @@ def stdlib_pyc(node_modules: Path, cache_dir: Path) -> Path:
         node = shutil.which("node")
         if node is None:
             raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the stdlib")
-        script = str(WEB_DIR / "build_stdlib.mjs")
         command = [node, script, str(node_modules / "pyodide"), str(partial)]
         _execute(command, "compile the standard library with Pyodide")
         partial.replace(cached)
+        for older in cache_dir.glob(f"stdlib-pyc-{version}*.zip"):
+            if older != cached:
+                older.unlink(missing_ok=True)
     return cached
 
 

@@ -8,6 +8,8 @@
 //
 // Data files are copied unchanged; each .py becomes an unchecked hash-based .pyc next to where
 // the .py was (zipimport's layout), so no source is read or compiled in the reader's browser.
+// The zip is the same bytes on every build (the .pyc keep their source's date): the snapshot the
+// site ships is made with it, and browsers cache it under a URL named by Pyodide's version only.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,7 +33,9 @@ with zipfile.ZipFile(stdlib) as source, zipfile.ZipFile(buffer, "w", zipfile.ZIP
         data = source.read(info)
         if info.filename.endswith(".py"):
             code = compile(data, f"{stdlib}/{info.filename}", "exec", dont_inherit=True)
-            out.writestr(info.filename + "c", bytes(_code_to_hash_pyc(code, source_hash(data), False)))
+            pyc = zipfile.ZipInfo(info.filename + "c", info.date_time)  # not the build's time
+            pyc.compress_type = zipfile.ZIP_DEFLATED
+            out.writestr(pyc, bytes(_code_to_hash_pyc(code, source_hash(data), False)))
         else:
             out.writestr(info, data)
 buffer.getvalue()
