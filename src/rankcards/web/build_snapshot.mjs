@@ -22,6 +22,9 @@ if (!pyodideDir || !stdlibPath || !packagePath || !outPath) {
   console.error("build_snapshot: usage: node build_snapshot.mjs <pyodide dir> <stdlib.zip> <package.zip> <output>");
   process.exit(2);
 }
+// The heap keeps the program's name (sys.executable, sys.orig_argv, $_): the one a browser gives
+// ("./this.program"), not this script's path on the build machine, which Node would.
+process.argv[1] = "./this.program";
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({
   indexURL: path.resolve(pyodideDir) + path.sep,
