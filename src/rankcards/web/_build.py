@@ -167,7 +167,10 @@ def memory_snapshot(
         script = str(WEB_DIR / "build_snapshot.mjs")
         command = [node, script, str(node_modules / "pyodide"), str(stdlib), str(package)]
         try:
-            _execute([*command, str(partial)], "make the Pyodide memory snapshot")
+            # Only TZ: nothing of the build's environment, and the same time zone constants
+            # (time.timezone, time.tzname: UTC) in the heap whoever builds the site.
+            env = {"TZ": "UTC"}
+            _execute([*command, str(partial)], "make the Pyodide memory snapshot", env)
         finally:
             package.unlink()
         partial.replace(cached)

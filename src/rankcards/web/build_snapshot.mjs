@@ -10,7 +10,9 @@
 //   node build_snapshot.mjs <pyodide dir> <stdlib.zip> <package.zip> <output>
 //
 // The stdlib must be the very zip the site ships. Pyodide's snapshot API is private: worker.js
-// checks every restored heap and boots normally when one fails.
+// checks every restored heap and boots normally when one fails. A restored interpreter keeps
+// what this one computed at start-up: the time zone constants of the `time` module are UTC's
+// (the build runs with TZ=UTC), though time.localtime() gives the reader's local time.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
