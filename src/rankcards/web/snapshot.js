@@ -15,6 +15,10 @@
 //                                  (from Cache Storage, or the snapshot the site ships); rejects
 //                                  when the bytes are not a whole snapshot
 //   dropSnapshot(key)           -> Promise<void>; never rejects
+//   fetchShipped(url, onChunk)  -> Promise<Uint8Array>: the snapshot the site ships, in the
+//                                  stored layout; it is gzipped at build and unpacked as it
+//                                  downloads (bytes a host already decompressed are taken as
+//                                  they are); onChunk(n) for every n bytes received
 //
 // Why: a snapshot is the whole WebAssembly heap of a booted interpreter with rankcards already
 // imported, so loading it skips Python's start-up and the imports (the CPU that dominates a boot
@@ -120,4 +124,27 @@ export async function dropSnapshot(key) {
   } catch {
     // nothing stored, or no storage: nothing to drop
   }
+}
+
+export async function fetchShipped(url, onChunk) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  let body = new ReadableStream({
+    start(controller) {
+      if (first.done) return controller.close();
+      onChunk(first.value.length);
+      controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      onChunk(value.length);
+      controller.enqueue(value);
+    },
+  });
+  // A gzip stream starts with 0x1f; the stored layout with "R" (its magic).
+  if (!first.done && first.value[0] === 0x1f) body = body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(body).arrayBuffer());
 }

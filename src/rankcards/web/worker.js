@@ -31,7 +31,14 @@
 import { BRIDGE } from "./bridge.js";
 import buildConfig from "./config.js";
 import { prefetch } from "./prefetch.js";
-import { dropSnapshot, encodePages, findSnapshot, readSnapshot, storeSnapshot } from "./snapshot.js";
+import {
+  dropSnapshot,
+  encodePages,
+  fetchShipped,
+  findSnapshot,
+  readSnapshot,
+  storeSnapshot,
+} from "./snapshot.js";
 
 // The worker reads the build's config itself (rather than receiving it) so that a card page's
 // inline script can start it before any of the page's modules has run (see runtime.js).
@@ -53,6 +60,11 @@ let shippedBytes = null; // the site's snapshot, as downloaded, until it is kept
 // start, so the boot does not wait for its download (see `boot`); a `run` does.
 let stdlibMounted = Promise.resolve();
 let stdlibInPlace = true;
+// Likewise the rankcards archive: a restored heap has imported all of it, so its files (for
+// tracebacks' source lines) are unpacked once the worker is idle, or before a `run`.
+let archiveToUnpack = null; // Promise<bytes> until unpacking starts
+let archiveUnpacked = Promise.resolve();
+let archiveInPlace = true;
 let requests = Promise.resolve(); // requests are served one after another, in arrival order
 // What loadPyodide mounts as the standard library when a snapshot is restored: an empty zip (its
 // end-of-central-directory record alone); the real one replaces it once downloaded.
@@ -113,11 +125,10 @@ async function mountStdlib(instance, stdlib) {
   instance.runPython("import importlib; importlib.invalidate_caches()");
 }
 
-// The rankcards archive into the (fresh) file system, the interrupt buffer, the bridge; the
-// package's version is checked against the build's. A snapshot already holds the bridge and the
-// imported package in its heap, but its file system is new: the archive is unpacked again.
-function attach(instance, archive, config, interrupt, restored) {
-  instance.unpackArchive(archive, "zip");
+// The interrupt buffer and the bridge; the package's version is checked against the build's. A
+// snapshot already holds the bridge and the imported package in its heap (its file system is
+// new: see unpackArchive); a normal boot needs the archive unpacked first.
+function attach(instance, config, interrupt, restored) {
   if (interrupt) instance.setInterruptBuffer(interrupt);
   if (!restored) instance.runPython(BRIDGE);
   const run = instance.globals.get("run");
@@ -126,7 +137,7 @@ function attach(instance, archive, config, interrupt, restored) {
   const version = instance.runPython("import rankcards; rankcards.__version__");
   if (version !== config.version) {
     throw new Error(
-      `rankcards version mismatch: the page was built with ${config.version}, the archive holds ${version}`,
+      `rankcards version mismatch: the page was built with ${config.version}, the ${restored ? "snapshot" : "archive"} holds ${version}`,
     );
   }
   if (restored && call("rankcards.metrics:reciprocal_rank", '[["a", "b"], ["b"]]') !== "0.5") {
@@ -179,7 +190,9 @@ async function boot(interrupt) {
   // stored snapshot, the one the site ships (made at build, see build_snapshot.mjs) is fetched.
   const stored = await findSnapshot(config, BRIDGE);
   const shipped =
-    !stored?.response && config.snapshot ? fetchBytes(new URL(config.snapshot, base).href, count) : null;
+    !stored?.response && config.snapshot
+      ? fetchShipped(new URL(config.snapshot, base).href, count)
+      : null;
   const heap = stored?.response
     ? readSnapshot(stored.response)
     : shipped?.then((bytes) => readSnapshot(new Response(bytes)));
@@ -203,7 +216,9 @@ async function boot(interrupt) {
         setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
       });
       const instance = await Promise.race([restoring, limit]);
-      version = attach(instance, await archive, config, interrupt, true);
+      version = attach(instance, config, interrupt, true);
+      archiveToUnpack = archive;
+      archiveInPlace = false;
       stdlibInPlace = false;
       stdlibMounted = mountStdlib(instance, fetchStdlib()).then(() => {
         stdlibInPlace = true;
@@ -230,7 +245,8 @@ async function boot(interrupt) {
       makeSnapshot,
       onDownloaded: downloaded,
     });
-    version = attach(instance, await archive, config, interrupt, false);
+    instance.unpackArchive(await archive, "zip");
+    version = attach(instance, config, interrupt, false);
     timings.mode ??= "normal";
     snapshotWanted = makeSnapshot;
   }
@@ -245,8 +261,10 @@ async function boot(interrupt) {
 // run rankcards' own functions on JSON, and the modules they import make the next boot faster.
 function scheduleSnapshot() {
   clearTimeout(snapshotTimer);
-  if (!snapshotWanted) return;
+  if (!snapshotWanted && !archiveToUnpack) return;
   snapshotTimer = setTimeout(async () => {
+    await unpackArchive().catch(() => {}); // a `run` reports it
+    if (!snapshotWanted) return;
     snapshotWanted = false;
     const started = performance.now();
     try {
@@ -291,15 +309,29 @@ function pythonError(error) {
   };
 }
 
-// A `run` waits for the standard library (a restored heap starts without it, see `boot`). A
-// `call` goes at once: the demos' modules are in the heap; one that fails before the library is
-// there is tried again once it is (rankcards' functions have no side effects).
+// The rankcards archive's files, unpacked once (a restored heap starts without them).
+function unpackArchive() {
+  if (archiveToUnpack) {
+    const archive = archiveToUnpack;
+    archiveToUnpack = null;
+    archiveUnpacked = archive.then((bytes) => {
+      pyodide.unpackArchive(bytes, "zip");
+      archiveInPlace = true;
+    });
+  }
+  return archiveUnpacked;
+}
+
+// A `run` waits for the standard library and the archive's files (a restored heap starts
+// without them, see `boot`). A `call` goes at once: the demos' modules are in the heap; one that
+// fails before the files are there is tried again once they are (rankcards' functions have no
+// side effects).
 async function handle({ id, type, source, target, args }) {
   if (type === "run") {
     try {
-      await stdlibMounted;
+      await Promise.all([stdlibMounted, unpackArchive()]);
     } catch (error) {
-      const message = `rankcards: Python's standard library did not load (${error.message ?? error})`;
+      const message = `rankcards: Python's files did not load (${error.message ?? error})`;
       postMessage({ id, type: "result", ok: false, output: "", error: message, interrupted: false, restart: true });
       return;
     }
@@ -316,8 +348,8 @@ async function handle({ id, type, source, target, args }) {
     }
   } else if (type === "call") {
     let reply = callBridge(target, args);
-    if (!reply.ok && !stdlibInPlace) {
-      await stdlibMounted.catch(() => {});
+    if (!reply.ok && (!stdlibInPlace || !archiveInPlace)) {
+      await Promise.all([stdlibMounted, unpackArchive()]).catch(() => {});
       reply = callBridge(target, args);
     }
     postMessage({ id, type: "result", ...reply });
