@@ -19,11 +19,12 @@
 // interpreter with rankcards imported, made at site build by build_snapshot.mjs), a second visit
 // the copy of it kept in Cache Storage (see snapshot.js): either skips Python's start-up and the
 // package imports. A restored heap starts without the standard library, mounted once downloaded:
-// the snapshot takes its place on the boot's critical path. The rankcards archive is fetched in
-// parallel, unpacked and its version checked against the build. A snapshot that fails to load,
-// or whose interpreter does not compute a known value with the right rankcards version, gives way
-// to a normal boot (a stored one is dropped), so the private snapshot API can only cost time,
-// never correctness. A normal boot loads the standard library as a zip of .pyc compiled at site
+// the snapshot takes its place on the boot's critical path; the rankcards archive, fetched in
+// parallel, is unpacked once the worker is idle (its modules are in the heap). A normal boot
+// unpacks it first. Either way the package's version is checked against the build's. A snapshot
+// that fails to load, or whose interpreter does not compute a known value with the right
+// rankcards version, gives way to a normal boot (a stored one is dropped), so the private
+// snapshot API can only cost time, never correctness. A normal boot loads the standard library as a zip of .pyc compiled at site
 // build by this same Pyodide (no compiling in the reader's browser); with a Pyodide from a CDN
 // there is no shipped snapshot, and the worker keeps one of its own heap once idle. Every
 // download, and the wasm's compilation, starts in the boot's first instant (prefetch.js).
