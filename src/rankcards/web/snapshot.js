@@ -15,10 +15,10 @@
 //                                  (from Cache Storage, or the snapshot the site ships); rejects
 //                                  when the bytes are not a whole snapshot
 //   dropSnapshot(key)           -> Promise<void>; never rejects
-//   fetchShipped(url, onChunk)  -> Promise<Uint8Array>: the snapshot the site ships, in the
-//                                  stored layout; it is gzipped at build and unpacked as it
-//                                  downloads (bytes a host already decompressed are taken as
-//                                  they are); onChunk(n) for every n bytes received
+//   fetchShipped(url, onChunk)  -> Promise<Uint8Array>: the heap in the snapshot the site
+//                                  ships; it is gzipped at build and unpacked as it downloads
+//                                  (bytes a host already decompressed are taken as they are);
+//                                  onChunk(n) for every n bytes received
 //
 // Why: a snapshot is the whole WebAssembly heap of a booted interpreter with rankcards already
 // imported, so loading it skips Python's start-up and the imports (the CPU that dominates a boot
@@ -64,23 +64,69 @@ export async function storeSnapshot(key, encoded) {
 }
 
 export async function readSnapshot(response) {
-  const stored = new Uint8Array(await response.arrayBuffer());
-  const header = new DataView(stored.buffer, 0, Math.min(stored.length, 8));
-  if (stored.length < 8 || header.getUint32(0, true) !== MAGIC) throw new Error("not a snapshot");
-  const length = header.getUint32(4, true);
-  const pages = Math.ceil(length / PAGE);
-  const bitmap = stored.subarray(8, 8 + Math.ceil(pages / 8));
-  const heap = new Uint8Array(length);
-  let offset = 8 + bitmap.length;
-  for (let page = 0; page < pages; page += 1) {
-    if (!(bitmap[page >> 3] & (1 << (page & 7)))) continue;
-    const start = page * PAGE;
-    const size = Math.min(PAGE, length - start);
-    if (offset + size > stored.length) throw new Error("truncated snapshot");
-    heap.set(stored.subarray(offset, offset + size), start);
-    offset += size;
+  return decodePages(response.body);
+}
+
+// The stored layout is decoded as it streams in, each page written straight to its place in the
+// heap: no copy of the whole file is held, and the decoding overlaps the read.
+async function decodePages(stream) {
+  const reader = stream.getReader();
+  const header = new Uint8Array(8);
+  let bitmap = null; // once the header is in
+  let heap = null; // once the bitmap is in
+  let length = 0;
+  let pages = 0;
+  let page = 0; // the page being filled (pages: none left)
+  let filled = 0; // bytes of the current part (header, bitmap or page) received
+  const nextPage = (from) => {
+    let next = from;
+    while (next < pages && !(bitmap[next >> 3] & (1 << (next & 7)))) next += 1;
+    return next;
+  };
+  const startPages = () => {
+    heap = new Uint8Array(length); // zeroed: the pages left out
+    page = nextPage(0);
+    filled = 0;
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    let offset = 0;
+    while (offset < value.length) {
+      if (bitmap === null) {
+        const n = Math.min(8 - filled, value.length - offset);
+        header.set(value.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled < 8) continue;
+        const view = new DataView(header.buffer);
+        if (view.getUint32(0, true) !== MAGIC) throw new Error("not a snapshot");
+        length = view.getUint32(4, true);
+        pages = Math.ceil(length / PAGE);
+        bitmap = new Uint8Array(Math.ceil(pages / 8));
+        filled = 0;
+        if (bitmap.length === 0) startPages();
+      } else if (heap === null) {
+        const n = Math.min(bitmap.length - filled, value.length - offset);
+        bitmap.set(value.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === bitmap.length) startPages();
+      } else {
+        if (page >= pages) throw new Error("snapshot of the wrong length");
+        const size = Math.min(PAGE, length - page * PAGE);
+        const n = Math.min(size - filled, value.length - offset);
+        heap.set(value.subarray(offset, offset + n), page * PAGE + filled);
+        filled += n;
+        offset += n;
+        if (filled === size) {
+          page = nextPage(page + 1);
+          filled = 0;
+        }
+      }
+    }
   }
-  if (offset !== stored.length) throw new Error("snapshot of the wrong length");
+  if (heap === null || page < pages) throw new Error("truncated snapshot");
   return heap;
 }
 
@@ -146,5 +192,5 @@ export async function fetchShipped(url, onChunk) {
   });
   // A gzip stream starts with 0x1f; the stored layout with "R" (its magic).
   if (!first.done && first.value[0] === 0x1f) body = body.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(body).arrayBuffer());
+  return decodePages(body);
 }

@@ -56,7 +56,7 @@ const SNAPSHOT_IDLE_MS = 400;
 const SNAPSHOT_LOAD_LIMIT_MS = 15_000;
 let snapshotKey = null; // this build's Cache Storage key, null without Cache Storage
 let snapshotWanted = false; // true until the snapshot is made, or a `run` rules it out
-let shippedBytes = null; // the site's snapshot, as downloaded, until it is kept in Cache Storage
+let shippedHeap = null; // the heap of the site's snapshot, until a copy is kept in Cache Storage
 // Settles once the standard library is in the file system. A restored heap needs none of it to
 // start, so the boot does not wait for its download (see `boot`); a `run` does.
 let stdlibMounted = Promise.resolve();
@@ -196,7 +196,7 @@ async function boot(interrupt) {
       : null;
   const heap = stored?.response
     ? readSnapshot(stored.response)
-    : shipped?.then((bytes) => readSnapshot(new Response(bytes)));
+    : shipped;
   heap?.catch(() => {}); // reported where loadPyodide awaits it
   (heap ?? Promise.resolve()).then(fetchStdlib, fetchStdlib).catch(() => {}); // reported where awaited
   for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) {
@@ -227,7 +227,7 @@ async function boot(interrupt) {
       stdlibMounted.catch(() => {}); // the import that needs it reports it
       timings.mode = shipped ? "shipped" : "snapshot";
       if (shipped && snapshotKey !== null) {
-        shippedBytes = await shipped; // kept in Cache Storage once idle: a faster read next time
+        shippedHeap = await shipped; // kept in Cache Storage once idle: a faster read next time
         snapshotWanted = true;
       }
     } catch (error) {
@@ -270,10 +270,10 @@ function scheduleSnapshot() {
     const started = performance.now();
     try {
       let heapBytes;
-      if (shippedBytes) {
-        await storeSnapshot(snapshotKey, shippedBytes); // already in the stored layout
-        heapBytes = new DataView(shippedBytes.buffer, shippedBytes.byteOffset).getUint32(4, true);
-        shippedBytes = null;
+      if (shippedHeap) {
+        await storeSnapshot(snapshotKey, encodePages(shippedHeap)); // as built, not as run since
+        heapBytes = shippedHeap.length;
+        shippedHeap = null;
       } else {
         const heap = pyodide.makeMemorySnapshot();
         await storeSnapshot(snapshotKey, encodePages(heap));
@@ -379,7 +379,7 @@ self.onmessage = async ({ data }) => {
     }
     return;
   }
-  if (data.type === "run" && !shippedBytes) snapshotWanted = false;
+  if (data.type === "run" && !shippedHeap) snapshotWanted = false;
   requests = requests.then(async () => {
     await handle(data);
     scheduleSnapshot();
