@@ -380,8 +380,19 @@ self.onmessage = async ({ data }) => {
     return;
   }
   if (data.type === "run" && !shippedHeap) snapshotWanted = false;
-  requests = requests.then(async () => {
-    await handle(data);
-    scheduleSnapshot();
-  });
+  requests = requests
+    .then(async () => {
+      await handle(data);
+      scheduleSnapshot();
+    })
+    .catch((error) => {
+      // handle() reports Python's errors as data; anything else must not stall the requests after
+      console.error("rankcards worker:", error);
+      const message = `rankcards worker: ${error.message ?? error}`;
+      if (data.type === "run") {
+        postMessage({ id: data.id, type: "result", ok: false, output: "", error: message, interrupted: false, restart: true });
+      } else {
+        postMessage({ id: data.id, type: "result", ok: false, error: { type: "Error", message, traceback: "" } });
+      }
+    });
 };
