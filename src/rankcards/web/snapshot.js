@@ -1,6 +1,7 @@
-// Pyodide memory snapshots kept in Cache Storage: what makes a second visit's boot fast.
+// Pyodide memory snapshots: their stored layout, the one the site ships (what makes a first
+// visit's boot fast) and the copy kept in Cache Storage (a second visit's).
 //
-//   import { findSnapshot, storeSnapshot, dropSnapshot } from "./snapshot.js";
+//   import { findSnapshot, fetchShipped, readSnapshot, storeSnapshot, ... } from "./snapshot.js";
 //
 //   findSnapshot(config, heapCode)
 //                               -> Promise<{key, response} | {key, response: null} | null>
@@ -27,8 +28,9 @@
 // that made it: the key names the Pyodide version, the rankcards version and archive name
 // (content-hashed), the stdlib URL and byte total, a hash of the worker's bridge code (held in
 // the heap), the storage layout, and the browser's user agent (a browser update may change how
-// the heap is laid out). worker.js also verifies every loaded snapshot and, on
-// any failure, drops it and boots normally.
+// the heap is laid out). worker.js also verifies every loaded snapshot and, on any failure,
+// drops a stored one and boots normally. The shipped one is made at site build by
+// build_snapshot.mjs, named by what it was made from.
 //
 // Why pages: a booted heap is ~31 MB of which ~60 % are 4 KiB pages of zeros. Only the other
 // pages are stored, after a bitmap of which pages they are: reading ~13 MB from Cache Storage
