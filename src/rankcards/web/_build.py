@@ -63,23 +63,14 @@ def stdlib_pyc(node_modules: Path, cache_dir: Path) -> Path:
     """The standard-library .pyc zip, compiled by the npm Pyodide once per Pyodide version (and
     version of ``build_stdlib.mjs``); older ones are deleted."""
     version = pyodide_version(node_modules)
-    script = str(WEB_DIR / "build_stdlib.mjs")
-    key = hashlib.sha256(Path(script).read_bytes()).hexdigest()[:10]
-    cached = cache_dir / f"stdlib-pyc-{version}-{key}.zip"
-    if not cached.is_file():
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        # Per-process name: parallel builds (pytest-xdist) must not write into one file.
-        partial = cached.with_suffix(f".{os.getpid()}.partial")
-        node = shutil.which("node")
-        if node is None:
-            raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the stdlib")
-        command = [node, script, str(node_modules / "pyodide"), str(partial)]
-        _execute(command, "compile the standard library with Pyodide")
-        partial.replace(cached)
-        for older in cache_dir.glob(f"stdlib-pyc-{version}*.zip"):
-            if older != cached:
-                older.unlink(missing_ok=True)
-    return cached
+    key = hashlib.sha256((WEB_DIR / "build_stdlib.mjs").read_bytes()).hexdigest()[:10]
+    return _made_by_node(
+        cache_dir / f"stdlib-pyc-{version}-{key}.zip",
+        "build_stdlib.mjs",
+        [str(node_modules / "pyodide")],
+        "compile the standard library with Pyodide",
+        stale=f"stdlib-pyc-{version}*.zip",
+    )
 
 
 def bundle_codemirror(node_modules: Path, output: Path) -> None:
@@ -118,25 +109,14 @@ def package_archive(node_modules: Path, cache_dir: Path) -> tuple[str, bytes]:
     sources = _source_archive()
     version = pyodide_version(node_modules)
     key = hashlib.sha256(sources).hexdigest()[:16]
-    cached = cache_dir / f"package-pyc-{version}-{key}.zip"
-    if not cached.is_file():
-        node = shutil.which("node")
-        if node is None:
-            raise WebAssetsError("rankcards: `node` not found on PATH; it compiles the package")
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.partial")
-        source_zip = cached.with_suffix(f".{os.getpid()}.sources")
-        source_zip.write_bytes(sources)
-        script = str(WEB_DIR / "compile_package.mjs")
-        command = [node, script, str(node_modules / "pyodide"), str(source_zip), str(partial)]
-        try:
-            _execute(command, "compile the rankcards package with Pyodide")
-        finally:
-            source_zip.unlink()
-        partial.replace(cached)
-        for older in cache_dir.glob(f"package-pyc-{version}-*.zip"):
-            if older != cached:
-                older.unlink(missing_ok=True)
+    cached = _made_by_node(
+        cache_dir / f"package-pyc-{version}-{key}.zip",
+        "compile_package.mjs",
+        [str(node_modules / "pyodide")],
+        "compile the rankcards package with Pyodide",
+        stale=f"package-pyc-{version}-*.zip",
+        staged=sources,
+    )
     data = cached.read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:10]
     return f"rankcards-{__version__}-{digest}.zip", data
@@ -155,26 +135,54 @@ def memory_snapshot(
     for script in ("bridge.js", "snapshot.js", "build_snapshot.mjs"):
         inputs.update((WEB_DIR / script).read_bytes())
     key = inputs.hexdigest()[:10]
-    cached = cache_dir / f"snapshot-{version}-{key}.bin"
-    if not cached.is_file():
-        node = shutil.which("node")
-        if node is None:
-            raise WebAssetsError("rankcards: `node` not found on PATH; it makes the snapshot")
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.partial")
-        package = cached.with_suffix(f".{os.getpid()}.zip")
-        package.write_bytes(archive)
-        script = str(WEB_DIR / "build_snapshot.mjs")
-        command = [node, script, str(node_modules / "pyodide"), str(stdlib), str(package)]
-        try:
-            # Only TZ: nothing of the build's environment, and the same time zone constants
-            # (time.timezone, time.tzname: UTC) in the heap whoever builds the site.
-            env = {"TZ": "UTC"}
-            _execute([*command, str(partial)], "make the Pyodide memory snapshot", env)
-        finally:
-            package.unlink()
-        partial.replace(cached)
-        for older in cache_dir.glob(f"snapshot-{version}-*.bin"):
-            if older != cached:
-                older.unlink(missing_ok=True)
+    cached = _made_by_node(
+        cache_dir / f"snapshot-{version}-{key}.bin",
+        "build_snapshot.mjs",
+        [str(node_modules / "pyodide"), str(stdlib)],
+        "make the Pyodide memory snapshot",
+        stale=f"snapshot-{version}-*.bin",
+        staged=archive,
+        # Only TZ: nothing of the build's environment, and the same time zone constants
+        # (time.timezone, time.tzname: UTC) in the heap whoever builds the site.
+        env={"TZ": "UTC"},
+    )
     return f"snapshot-{version}-{key}.bin", cached.read_bytes()
+
+
+def _made_by_node(
+    cached: Path,
+    script: str,
+    args: list[str],
+    what: str,
+    *,
+    stale: str,
+    staged: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> Path:
+    """``cached``, made unless it exists by ``node <script> <args> [<staged>] <output>``.
+
+    ``staged`` bytes are passed as a file. The output is written under a per-process name first
+    (parallel builds, pytest-xdist, must not write into one file), then renamed; the other files
+    beside it that match ``stale`` (older versions) are deleted.
+    """
+    if cached.is_file():
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        raise WebAssetsError(f"rankcards: `node` not found on PATH; it is needed to {what}")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.partial")
+    command = [node, str(WEB_DIR / script), *args]
+    staged_file = cached.with_suffix(f".{os.getpid()}.input")
+    if staged is not None:
+        staged_file.write_bytes(staged)
+        command.append(str(staged_file))
+    try:
+        _execute([*command, str(partial)], what, env)
+    finally:
+        staged_file.unlink(missing_ok=True)
+    partial.replace(cached)
+    for older in cached.parent.glob(stale):
+        if older != cached:
+            older.unlink(missing_ok=True)
+    return cached

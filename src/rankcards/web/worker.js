@@ -57,20 +57,17 @@ const SNAPSHOT_LOAD_LIMIT_MS = 15_000;
 let snapshotKey = null; // this build's Cache Storage key, null without Cache Storage
 let snapshotWanted = false; // true until the snapshot is made, or a `run` rules it out
 let shippedHeap = null; // the heap of the site's snapshot, until a copy is kept in Cache Storage
-// Settles once the standard library is in the file system. A restored heap needs none of it to
-// start, so the boot does not wait for its download (see `boot`); a `run` does.
-let stdlibMounted = Promise.resolve();
-let stdlibInPlace = true;
-// Likewise the rankcards archive: a restored heap has imported all of it, so its files (for
-// tracebacks' source lines) are unpacked once the worker is idle, or before a `run`.
-let archiveToUnpack = null; // Promise<bytes> until unpacking starts
-let archiveUnpacked = Promise.resolve();
-let archiveInPlace = true;
+// A restored heap starts without the standard library and without the rankcards archive's files
+// (its modules are in the heap): the boot does not wait for them (see `boot`). `missingFiles`
+// holds their downloads, {stdlib, archive} as Promises of bytes, until placeFiles() has written
+// them, once the worker is idle or before a `run`; null when they are in place.
+let missingFiles = null;
+let placing = null; // placeFiles()'s one Promise
 let requests = Promise.resolve(); // requests are served one after another, in arrival order
 // What loadPyodide mounts as the standard library when a snapshot is restored: an empty zip (its
 // end-of-central-directory record alone); the real one replaces it once downloaded.
 const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
-let snapshotTimer = null;
+let idleTimer = null;
 
 
 function progress(phase, loaded, total) {
@@ -117,18 +114,25 @@ async function startPyodide(config, { stdlib, snapshot, makeSnapshot, onDownload
   }
 }
 
-// The standard library in place of the empty zip a restored interpreter started with. The
-// heap's zip importer already holds this zip's table of contents (the snapshot was made with
-// it), so imports work as soon as the bytes are there.
-async function mountStdlib(instance, stdlib) {
-  const path = instance.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
-  instance.FS.writeFile(path, await stdlib);
-  instance.runPython("import importlib; importlib.invalidate_caches()");
+// The standard library in place of the empty zip a restored interpreter started with, and the
+// archive's files. The heap's zip importer already holds this zip's table of contents (the
+// snapshot was made with it), so imports work as soon as the bytes are there.
+function placeFiles() {
+  placing ??= missingFiles
+    ? Promise.all([missingFiles.stdlib, missingFiles.archive]).then(([stdlib, archive]) => {
+        const zip = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
+        pyodide.FS.writeFile(zip, stdlib);
+        pyodide.runPython("import importlib; importlib.invalidate_caches()");
+        pyodide.unpackArchive(archive, "zip");
+        missingFiles = null;
+      })
+    : Promise.resolve();
+  return placing;
 }
 
 // The interrupt buffer and the bridge; the package's version is checked against the build's. A
 // snapshot already holds the bridge and the imported package in its heap (its file system is
-// new: see unpackArchive); a normal boot needs the archive unpacked first.
+// new: see placeFiles); a normal boot needs the archive unpacked first.
 function attach(instance, config, interrupt, restored) {
   if (interrupt) instance.setInterruptBuffer(interrupt);
   if (!restored) instance.runPython(BRIDGE);
@@ -175,6 +179,7 @@ async function boot(interrupt) {
   observer.observe({ type: "resource", buffered: true });
   const started = performance.now();
   const archive = fetchBytes(new URL(config.package, base).href, count);
+  archive.catch(() => {}); // reported where it is awaited
   // The standard library: at once for a normal boot; when a site ships a snapshot, only once the
   // heap has arrived, so that it does not share the bandwidth the boot waits on.
   let stdlib = null;
@@ -218,13 +223,7 @@ async function boot(interrupt) {
       });
       const instance = await Promise.race([restoring, limit]);
       version = attach(instance, config, interrupt, true);
-      archiveToUnpack = archive;
-      archiveInPlace = false;
-      stdlibInPlace = false;
-      stdlibMounted = mountStdlib(instance, fetchStdlib()).then(() => {
-        stdlibInPlace = true;
-      });
-      stdlibMounted.catch(() => {}); // the import that needs it reports it
+      missingFiles = { stdlib: fetchStdlib(), archive };
       timings.mode = shipped ? "shipped" : "snapshot";
       if (shipped && snapshotKey !== null) {
         shippedHeap = await shipped; // kept in Cache Storage once idle: a faster read next time
@@ -239,7 +238,7 @@ async function boot(interrupt) {
     }
   }
   if (version === null) {
-    // With a shipped snapshot, that is the heap to keep, not this one (see scheduleSnapshot).
+    // With a shipped snapshot, that is the heap to keep, not this one (see scheduleIdleWork).
     const makeSnapshot = snapshotKey !== null && !config.snapshot;
     const instance = await startPyodide(config, {
       stdlib: await fetchStdlib(),
@@ -255,16 +254,17 @@ async function boot(interrupt) {
   return version;
 }
 
-// The snapshot is stored once the worker has been idle for SNAPSHOT_IDLE_MS after the boot (the
-// page's first demo calls go first). The site's own snapshot is stored as downloaded. Otherwise
-// the worker makes one of its heap, but never after a `run`: the reader's code may change
-// modules or globals, and a snapshot must hold nothing but the package as shipped. `call`s only
-// run rankcards' own functions on JSON, and the modules they import make the next boot faster.
-function scheduleSnapshot() {
-  clearTimeout(snapshotTimer);
-  if (!snapshotWanted && !archiveToUnpack) return;
-  snapshotTimer = setTimeout(async () => {
-    await unpackArchive().catch(() => {}); // a `run` reports it
+// Once the worker has been idle for SNAPSHOT_IDLE_MS after the boot (the page's first demo calls
+// go first), a restored heap's missing files are placed and the snapshot is stored. The site's
+// own snapshot is stored as built. Otherwise the worker makes one of its heap, but never after a
+// `run`: the reader's code may change modules or globals, and a snapshot must hold nothing but
+// the package as shipped. `call`s only run rankcards' own functions on JSON, and the modules
+// they import make the next boot faster.
+function scheduleIdleWork() {
+  clearTimeout(idleTimer);
+  if (!snapshotWanted && !missingFiles) return;
+  idleTimer = setTimeout(async () => {
+    await placeFiles().catch(() => {}); // a `run` reports it
     if (!snapshotWanted) return;
     snapshotWanted = false;
     const started = performance.now();
@@ -310,19 +310,6 @@ function pythonError(error) {
   };
 }
 
-// The rankcards archive's files, unpacked once (a restored heap starts without them).
-function unpackArchive() {
-  if (archiveToUnpack) {
-    const archive = archiveToUnpack;
-    archiveToUnpack = null;
-    archiveUnpacked = archive.then((bytes) => {
-      pyodide.unpackArchive(bytes, "zip");
-      archiveInPlace = true;
-    });
-  }
-  return archiveUnpacked;
-}
-
 // A `run` waits for the standard library and the archive's files (a restored heap starts
 // without them, see `boot`). A `call` goes at once: the demos' modules are in the heap; one that
 // fails before the files are there is tried again once they are (rankcards' functions have no
@@ -330,7 +317,7 @@ function unpackArchive() {
 async function handle({ id, type, source, target, args }) {
   if (type === "run") {
     try {
-      await Promise.all([stdlibMounted, unpackArchive()]);
+      await placeFiles();
     } catch (error) {
       const message = `rankcards: Python's files did not load (${error.message ?? error})`;
       postMessage({ id, type: "result", ok: false, output: "", error: message, interrupted: false, restart: true });
@@ -349,8 +336,8 @@ async function handle({ id, type, source, target, args }) {
     }
   } else if (type === "call") {
     let reply = callBridge(target, args);
-    if (!reply.ok && (!stdlibInPlace || !archiveInPlace)) {
-      await Promise.all([stdlibMounted, unpackArchive()]).catch(() => {});
+    if (!reply.ok && missingFiles) {
+      await placeFiles().catch(() => {});
       reply = callBridge(target, args);
     }
     postMessage({ id, type: "result", ...reply });
@@ -373,7 +360,7 @@ self.onmessage = async ({ data }) => {
       const version = await boot(data.interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
       preload(data.preload ?? [], data.interrupt);
-      scheduleSnapshot();
+      scheduleIdleWork();
     } catch (error) {
       postMessage({ type: "booted", ok: false, error: String(error.message ?? error) });
     }
@@ -383,7 +370,7 @@ self.onmessage = async ({ data }) => {
   requests = requests
     .then(async () => {
       await handle(data);
-      scheduleSnapshot();
+      scheduleIdleWork();
     })
     .catch((error) => {
       // handle() reports Python's errors as data; anything else must not stall the requests after
