@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rankcards.cli import main
+from rankcards.metrics import _parts
 
 QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 x 1\n"
 RUN = "q1 Q0 b 1 0.9 s\nq1 Q0 c 2 0.7 s\nq1 Q0 a 3 0.5 s\nq3 Q0 x 1 1.0 s\n"
@@ -76,6 +77,9 @@ def test_bad_depth_and_level_are_usage_errors(files: tuple[str, str], capsys) ->
         "rankcards eval: -M/--depth must be an integer >= 1, got 0\n"
     )
     assert _run(capsys, *files, "-l", "-1")[0] == 2
+    assert _run(capsys, *files, "-j", "0")[2] == (
+        "rankcards eval: -j/--jobs must be an integer >= 1, got 0\n"
+    )
 
 
 def test_data_errors_exit_1_with_file_and_line(files: tuple[str, str], tmp_path, capsys) -> None:
@@ -101,6 +105,22 @@ def test_reference_files_like_trec_eval(trec_eval_reference: Path, capsys) -> No
     )
     assert status == 0
     assert out == "AP                    \tall\t0.1785\nbpref                 \tall\t0.1981\n"
+
+
+@pytest.mark.skipif(not _parts.can_fork(), reason="this platform cannot fork")
+def test_jobs_read_the_run_in_processes_with_the_same_output(
+    trec_eval_reference: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = [str(trec_eval_reference / name) for name in ("qrels.test", "results.test")]
+    alone = _run(capsys, *files, "-q", "-j", "1")
+    monkeypatch.setattr(_parts, "MIN_PART", 1)  # cut even this small run (3 queries)
+    forks: list[object] = []
+    fork = _parts._fork
+    monkeypatch.setattr(_parts, "_fork", lambda *args: forks.append(args) or fork(*args))
+    assert _run(capsys, *files, "-q", "-j", "2") == alone
+    assert len(forks) == 1
+    qids = {line.split("\t")[1] for line in alone[1].splitlines()}
+    assert alone[0] == 0 and qids == {"301", "302", "303", "all"}
 
 
 def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:

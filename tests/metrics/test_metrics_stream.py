@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rankcards.metrics import (
     TrecFormatError,
     _fastrun,
+    _parts,
     _stream,
     evaluate,
     evaluate_files,
@@ -69,6 +70,7 @@ def _write(directory: Path, qrels: str, run: str) -> tuple[str, str]:
     complete=st.booleans(),
     depth=st.sampled_from([None, 1, 4]),
     level=st.sampled_from([1, 2]),
+    jobs=st.sampled_from([1, 1, 2, 3]),
 )
 def test_streaming_equals_reading_then_evaluating(
     tmp_path_factory: Any,
@@ -78,14 +80,17 @@ def test_streaming_equals_reading_then_evaluating(
     complete: bool,
     depth: int | None,
     level: int,
+    jobs: int,
 ) -> None:
     qrels, run = _write(tmp_path_factory.mktemp("s"), QRELS, _run_text(queries, separator))
     options: dict[str, Any] = {"complete": complete, "depth": depth, "rel_level": level}
-    saved, _fastrun._BLOCK = _fastrun._BLOCK, block  # boundaries everywhere
+    # boundaries everywhere: of blocks, and (with jobs > 1) of the parts read in processes
+    saved = _fastrun._BLOCK, _parts.MIN_PART
+    _fastrun._BLOCK, _parts.MIN_PART = block, 1
     try:
-        streamed = _outcome(lambda: evaluate_files(qrels, run, MEASURES, **options))
+        streamed = _outcome(lambda: evaluate_files(qrels, run, MEASURES, **options, jobs=jobs))
     finally:
-        _fastrun._BLOCK = saved
+        _fastrun._BLOCK, _parts.MIN_PART = saved
     read = _outcome(lambda: evaluate(read_qrels(qrels), read_run(run), MEASURES, **options))
     assert streamed == read
 

@@ -21,7 +21,7 @@ STDIN_NAME = "<stdin>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare trec_eval-like options: -m, -q, -c, -M, -l, --format."""
+    """Declare trec_eval-like options: -m, -q, -c, -M, -l, and -j, --format."""
     parser.add_argument(
         "qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed; - reads stdin)"
     )
@@ -64,6 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="minimum relevance label counted as relevant (default 1)",
     )
     parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="processes reading a large plain run file at once, cut at query boundaries "
+        "(default: the CPUs available; 1 reads it in this process only)",
+    )
+    parser.add_argument(
         "--format",
         choices=("trec", "json"),
         default="trec",
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         read_qrels,
         read_run,
     )
+    from rankcards.metrics._parts import usable_cpus
 
     try:
         specs = [parse_measure(name) for name in args.measure or DEFAULT_MEASURES]
@@ -92,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"-M/--depth must be an integer >= 1, got {args.depth}", 2)
     if args.level < 0:
         return _fail(f"-l/--level must be an integer >= 0, got {args.level}", 2)
+    if args.jobs is not None and args.jobs < 1:
+        return _fail(f"-j/--jobs must be an integer >= 1, got {args.jobs}", 2)
     if args.qrels == args.run == STDIN:
         return _fail("only one of QRELS and RUN can be - (standard input)", 2)
     try:
@@ -102,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
             ranking = read_run(_stdin(), STDIN_NAME) if args.run == STDIN else read_run(args.run)
             result = evaluate(qrels, ranking, specs, args.complete, args.depth, args.level)
         else:
+            jobs = usable_cpus() if args.jobs is None else args.jobs
             result = evaluate_files(
-                args.qrels, args.run, specs, args.complete, args.depth, args.level
+                args.qrels, args.run, specs, args.complete, args.depth, args.level, jobs
             )
     except TrecFormatError as error:
         return _fail(str(error), 1)

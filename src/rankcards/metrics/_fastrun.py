@@ -12,6 +12,7 @@ raises :class:`Fallback` and the strict reader reads the input again to name the
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby, repeat
@@ -53,14 +54,17 @@ def read_lines(lines: Iterable[bytes]) -> dict[str, Docs]:
     return data
 
 
-def blocks(handle: BinaryIO) -> Iterator[bytes]:
-    """The file in blocks of whole lines (the last one given a newline if it lacks one).
+def blocks(handle: BinaryIO, size: int | None = None) -> Iterator[bytes]:
+    """The file in blocks of whole lines (the last one given a newline if it lacks one),
+    from where it stands to its end or for ``size`` bytes.
 
     Windows line ends become ``\\n``: a carriage return is whitespace to the column split
     anyway, and this keeps such files on the fast path.
     """
     rest = b""
-    while block := handle.read(_BLOCK):
+    left = sys.maxsize if size is None else size
+    while left > 0 and (block := handle.read(min(_BLOCK, left))):
+        left -= len(block)
         end = block.rfind(b"\n") + 1
         if not end:  # a line longer than a block: keep reading
             rest += block
