@@ -8,8 +8,9 @@ and the qids it read. A cut can only be wrong if the run lists a query in severa
 and then two parts report the same qid: the caller falls back to reading the whole run, as
 it does for any other irregularity, so a cut never changes a result.
 
-Only where ``os.fork`` exists (not Windows, not the browser) and for a plain file large
-enough that the fork and the transfer of the values cost less than they save.
+Only where forking is safe (Linux and other POSIX systems; not Windows, macOS or the
+browser), and for a plain file large enough that the fork and the transfer of the values cost
+less than they save.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ _Result = TypeVar("_Result")
 
 
 def can_fork() -> bool:
-    """Whether this platform can fork the process (POSIX, not Emscripten or WASI)."""
-    return hasattr(os, "fork") and sys.platform not in ("emscripten", "wasi")
+    """Whether this platform can fork the process safely: POSIX, but not Emscripten or WASI,
+    nor macOS, whose system frameworks are not fork-safe (CPython's multiprocessing stopped
+    forking there in 3.8)."""
+    return hasattr(os, "fork") and sys.platform not in ("emscripten", "wasi", "darwin")
 
 
 def usable_cpus() -> int:
