@@ -110,6 +110,9 @@ def test_the_cuts_fall_where_a_query_starts(tmp_path: Path) -> None:
     [
         (_run(range(1, 2), docs=40), 1),  # one query: nowhere to cut
         (_run(range(1, 9)), 3),
+        # q1 spans the first two thirds: the first cut is not looked for past the second
+        # third (a query that long is not scanned to its end), the second one finds q2
+        (_run(range(1, 2), docs=40) + _run(range(2, 4), docs=2), 2),
     ],
 )
 def test_a_file_is_cut_only_between_queries(tmp_path: Path, content: str, parts: int) -> None:

@@ -70,29 +70,31 @@ def ranges(
         if handle.read(2) == _GZIP_MAGIC:  # a gzip stream cannot be entered in the middle
             return [(0, size)]
         for index in range(1, count):
-            cut = _next_query(handle, size * index // count)
+            target, next_target = size * index // count, size * (index + 1) // count
+            cut = _next_query(handle, target, next_target)
             if cut is not None and cuts[-1] < cut:
                 cuts.append(cut)
     cuts.append(size)
     return list(pairwise(cuts))
 
 
-def _next_query(handle: BinaryIO, offset: int) -> int | None:
+def _next_query(handle: BinaryIO, offset: int, limit: int) -> int | None:
     """The start of the first line after the one at ``offset`` whose qid differs from its
-    previous line's; None if there is none.
+    previous line's; None if there is none before ``limit`` (a query that long is not cut,
+    nor scanned to its end).
 
     A blank or comment line counts as a change (that part's reader will fall back).
     """
     handle.seek(offset - 1)
     handle.readline()  # up to the start of the line holding the offset
     qid = handle.readline().split(maxsplit=1)[:1]
-    while True:
-        start = handle.tell()
+    while (start := handle.tell()) < limit:
         line = handle.readline()
         if not line:
             return None
         if line.split(maxsplit=1)[:1] != qid:
             return start
+    return None
 
 
 def in_processes(
