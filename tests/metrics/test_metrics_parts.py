@@ -110,15 +110,21 @@ def test_the_cuts_fall_where_a_query_starts(tmp_path: Path) -> None:
     [
         (_run(range(1, 2), docs=40), 1),  # one query: nowhere to cut
         (_run(range(1, 9)), 3),
-        # q1 spans the first two thirds: the first cut is not looked for past the second
-        # third (a query that long is not scanned to its end), the second one finds q2
-        (_run(range(1, 2), docs=40) + _run(range(2, 4), docs=2), 2),
     ],
 )
 def test_a_file_is_cut_only_between_queries(tmp_path: Path, content: str, parts: int) -> None:
     run = tmp_path / "run"
     run.write_text(content)
     assert len(_parts.ranges(run, 3, min_part=1)) == parts
+
+
+def test_a_long_query_is_not_scanned_past_the_next_part(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.write_text(_run(range(1, 2), docs=40) + _run(range(2, 3), docs=2))
+    q2 = run.read_text().index("q2")
+    with run.open("rb") as handle:
+        assert _parts._next_query(handle, 100, limit=q2 + 1) == q2
+        assert _parts._next_query(handle, 100, limit=q2) is None
 
 
 def test_small_and_gzipped_runs_are_not_cut(tmp_path: Path) -> None:
