@@ -79,6 +79,9 @@ def bundle_codemirror(node_modules: Path, output: Path) -> None:
     if not esbuild.is_file():
         raise WebAssetsError(f"rankcards: {esbuild} not found; run `npm ci` in the project root")
     args = [str(WEB_DIR / "cm_entry.js"), "--bundle", "--format=esm", "--minify"]
+    # Chromium's explicit compile hint: compile every function while the file streams in, off
+    # the main thread, instead of lazily inside the editor's first mount (a 50-70 ms task).
+    args += ["--banner:js=//# allFunctionsCalledOnLoad"]
     args += ["--log-level=error", f"--outfile={output}"]
     # NODE_PATH lets esbuild resolve the packages even when rankcards is not installed editable.
     env = {"NODE_PATH": str(node_modules)}

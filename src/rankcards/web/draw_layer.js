@@ -93,6 +93,10 @@ export function createLayer(root, hooks) {
   /** Re-create every path from `list` (the document's strokes, in paint order). */
   function render(list) {
     strokes = list;
+    if (strokes.length === 0 && svg.childElementCount === 0) {
+      geometry = []; // nothing to place: no layout forced (this runs during the page's start-up)
+      return;
+    }
     const box = rootBox();
     geometry = strokes.map((s) => toPixels(s, box));
     svg.replaceChildren(...strokes.map((s, i) => pathFor(s, geometry[i])));
@@ -100,6 +104,7 @@ export function createLayer(root, hooks) {
 
   /** Recompute positions after a reflow without re-creating nodes. */
   function layout() {
+    if (strokes.length === 0) return;
     const box = rootBox();
     geometry = strokes.map((s) => toPixels(s, box));
     svg.querySelectorAll(".rc-draw-stroke").forEach((path, i) => {

@@ -46,9 +46,15 @@ const TIME_LIMIT_MS = 10_000;
 
 let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
+// Lets the page handle input between the kit's steps: evaluating CodeMirror, building the
+// theme and mounting each took 50-80 ms, one long task together.
+const yieldToPage = () =>
+  globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
+
 // Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
 function loadEditorKit() {
-  editorKit ??= import("./codemirror.js").then((cm) => {
+  editorKit ??= import("./codemirror.js").then(async (cm) => {
+    await yieldToPage();
     const { EditorView, HighlightStyle, tags } = cm;
     const highlight = HighlightStyle.define([
       { tag: tags.keyword, color: "var(--md-code-hl-keyword-color)" },
@@ -79,7 +85,9 @@ function loadEditorKit() {
       ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
       "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
     });
-    return { cm, extensions: [cm.syntaxHighlighting(highlight), theme] };
+    const kit = { cm, extensions: [cm.syntaxHighlighting(highlight), theme] };
+    await yieldToPage();
+    return kit;
   });
   return editorKit;
 }
