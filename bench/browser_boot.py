@@ -17,10 +17,13 @@ page is parsed: the boot starts with that scroll):
   Python in the worker (the first ``rankcards:demo`` event) — target <= 0.5x bare; ``cold
   visits restoring the shipped snapshot`` counts the boots that restored the snapshot the site
   ships (mode ``shipped``) rather than starting Python;
-* ``warm``: the same page again in the same context (HTTP cache, compiled wasm cache, and the
-  copy of the snapshot the first visit's worker kept in Cache Storage once idle: the bench
-  waits for it, as a reader reading the page would) — ready <= 0.25x; ``warm visits restoring
-  the snapshot`` counts those that restored that copy (mode ``snapshot``);
+* ``warm``: the second visit: the same page in a new tab of the same context, the first one
+  closed (HTTP cache, compiled wasm cache, and the copy of the snapshot the first visit's
+  worker kept in Cache Storage once idle: the bench waits for it, as a reader reading the page
+  would) — ready <= 0.25x; ``warm visits restoring the snapshot`` counts those that restored
+  that copy (mode ``snapshot``);
+* ``reload``: the same page again in the first visit's tab, whose page and worker are torn
+  down while the new one loads (the warm figure of this bench's earlier versions);
 * ``boot``: from the construction of the rankcards worker to the runtime's ``ready`` event;
 * ``long tasks``: main-thread long tasks (PerformanceObserver ``longtask``) while the runtime
   boots (the same span) — <= 100 ms in total; when the worker starts during parsing, the span
@@ -220,8 +223,9 @@ WINDOWS = {"near": {"width": 1280, "height": 1000}, "below": {"width": 1280, "he
 def _measure(
     browser: Any, base: str, card: str, others: list[str], runs: int
 ) -> dict[str, list[float]]:
-    """Per run: the bare boot, then per window a cold visit, (near only) an instant navigation
-    and a warm visit in one browser context; -> every figure of every run, by name."""
+    """Per run: the bare boot, then per window a cold visit, (near only) an instant navigation,
+    a reload in that tab and a warm visit in a new tab, in one browser context; -> every figure
+    of every run, by name."""
     rows: dict[str, list[float]] = {}
     for _ in range(runs):
         rows.setdefault("bare", []).append(_bare(browser, base))
@@ -235,6 +239,10 @@ def _measure(
                 nav, nav_demo = _instant(page, base, others)
                 rows.setdefault("nav", []).append(nav)
                 rows.setdefault("nav demo", []).append(nav_demo)
+            for key, value in _visit(page, base + card).items():
+                rows.setdefault(f"{window} reload {key}", []).append(value)
+            page.close()
+            page = context.new_page()
             for key, value in _visit(page, base + card).items():
                 rows.setdefault(f"{window} warm {key}", []).append(value)
             context.close()
@@ -251,14 +259,14 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> 
         ("below", "demo further down, scrolled to at once (1280x720)"),
     ):
         print(title)
-        for visit in ("cold", "warm"):
+        for visit in ("cold", "warm", "reload"):
             for key, label in (("ready", "runtime ready"), ("value", "demo value")):
                 value = median[f"{window} {visit} {key}"]
-                print(f"  {visit} card -> {label:20}   {value:7.0f} ms  {value / bare:.2f}x bare")
-        for visit in ("cold", "warm"):
+                print(f"  {visit:6} card -> {label:14}   {value:7.0f} ms  {value / bare:.2f}x bare")
+        for visit in ("cold", "warm", "reload"):
             boot, worker = median[f"{window} {visit} boot"], median[f"{window} {visit} worker"]
-            print(f"  {visit} boot (worker -> ready)      {boot:7.0f} ms  {boot / bare:.2f}x bare")
-            print(f"  {visit} boot inside the worker      {worker:7.0f} ms")
+            print(f"  {visit:6} boot (worker -> ready)    {boot:7.0f} ms  {boot / bare:.2f}x bare")
+            print(f"  {visit:6} boot inside the worker    {worker:7.0f} ms")
         shipped = sum(rows[f"{window} cold shipped"])
         print(f"  cold visits restoring the shipped snapshot {shipped:3.0f} / {runs}")
         restored = sum(rows[f"{window} warm restored"])

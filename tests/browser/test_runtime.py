@@ -123,10 +123,15 @@ def _stop_loop_in_editor(page: Any) -> float:
         "(el) => el.textContent.includes('looping')", arg=output.element_handle()
     )
     page.wait_for_timeout(100)
-    # The page stays responsive while Python spins in the worker.
-    started = time.monotonic()
-    assert page.evaluate("1 + 1") == 2
-    assert time.monotonic() - started < 0.5
+    # The page stays responsive while Python spins in the worker: a round trip to the page takes
+    # well under 0.5 s (the fastest of three, as a loaded CI machine may stall any one of them;
+    # a main thread held by Python would stall all three).
+    round_trips = []
+    for _ in range(3):
+        started = time.monotonic()
+        assert page.evaluate("1 + 1") == 2
+        round_trips.append(time.monotonic() - started)
+    assert min(round_trips) < 0.5
     started = time.monotonic()
     block.get_by_role("button", name="Stop").click()
     page.wait_for_function("!document.querySelector('[data-rc-example]').dataset.rcRunning")

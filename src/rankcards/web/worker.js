@@ -3,8 +3,10 @@
 // Protocol (postMessage; requests are executed one at a time, in arrival order):
 //   -> {type: "boot", interrupt, preload}    interrupt: Int32Array | null; preload: names of
 //                                            rankcards modules the page's demos call, imported
-//                                            right after "booted"; what to boot comes from
-//                                            config.js, next to this file
+//                                            right after "booted". The boot itself starts as
+//                                            soon as this module is loaded, before the message
+//                                            is delivered; what to boot comes from config.js,
+//                                            next to this file
 //   <- {type: "progress", progress}          {phase, loaded, total}
 //   <- {type: "booted", ok, version, timings, error}   timings: ms spent in the worker
 //   <- {type: "snapshot", ok, timings | error}  once a snapshot is kept for the next visit
@@ -130,11 +132,10 @@ function placeFiles() {
   return placing;
 }
 
-// The interrupt buffer and the bridge; the package's version is checked against the build's. A
-// snapshot already holds the bridge and the imported package in its heap (its file system is
-// new: see placeFiles); a normal boot needs the archive unpacked first.
-function attach(instance, config, interrupt, restored) {
-  if (interrupt) instance.setInterruptBuffer(interrupt);
+// The bridge; the package's version is checked against the build's. A snapshot already holds
+// the bridge and the imported package in its heap (its file system is new: see placeFiles); a
+// normal boot needs the archive unpacked first.
+function attach(instance, config, restored) {
   if (!restored) instance.runPython(BRIDGE);
   const run = instance.globals.get("run");
   const call = instance.globals.get("call");
@@ -153,7 +154,7 @@ function attach(instance, config, interrupt, restored) {
   return version;
 }
 
-async function boot(interrupt) {
+async function boot() {
   const base = config.base;
   const indexURL = new URL(config.pyodide, base).href;
   let loaded = 0;
@@ -222,7 +223,7 @@ async function boot(interrupt) {
         setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
       });
       const instance = await Promise.race([restoring, limit]);
-      version = attach(instance, config, interrupt, true);
+      version = attach(instance, config, true);
       missingFiles = { stdlib: fetchStdlib(), archive };
       timings.mode = shipped ? "shipped" : "snapshot";
       if (shipped && snapshotKey !== null) {
@@ -246,7 +247,7 @@ async function boot(interrupt) {
       onDownloaded: downloaded,
     });
     instance.unpackArchive(await archive, "zip");
-    version = attach(instance, config, interrupt, false);
+    version = attach(instance, config, false);
     timings.mode ??= "normal";
     snapshotWanted = makeSnapshot;
   }
@@ -354,10 +355,17 @@ function callBridge(target, args) {
   }
 }
 
+// The boot starts as soon as this module is loaded: a worker is only ever created to boot, and
+// its "boot" message (sent with `new Worker`) is delivered only after the module has run, then
+// after the page's own start-up tasks, 10-50 ms later.
+const booting = boot();
+booting.catch(() => {}); // reported when the "boot" message asks for the outcome
+
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
-      const version = await boot(data.interrupt);
+      const version = await booting;
+      if (data.interrupt) pyodide.setInterruptBuffer(data.interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
       preload(data.preload ?? [], data.interrupt);
       scheduleIdleWork();
