@@ -61,9 +61,9 @@ def _read_split(qrels: str, run: str) -> dict[str, float]:
 
 def _rankcards(qrels: str, run: str, jobs: int | None = None) -> dict[str, float]:
     from rankcards.metrics import evaluate_files  # what `rankcards eval` runs
-    from rankcards.metrics._parts import usable_cpus  # its default -j
+    from rankcards.metrics._parts import default_jobs  # its default -j
 
-    return evaluate_files(qrels, run, MEASURES, jobs=jobs or usable_cpus()).aggregate
+    return evaluate_files(qrels, run, MEASURES, jobs=jobs or default_jobs()).aggregate
 
 
 def _rankcards_alone(qrels: str, run: str) -> dict[str, float]:

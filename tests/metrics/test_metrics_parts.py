@@ -220,3 +220,12 @@ def test_children_are_killed_when_this_process_fails(
 def test_jobs_below_one_are_refused(files: tuple[Path, Path]) -> None:
     with pytest.raises(ValueError, match="jobs must be an integer >= 1, got 0"):
         evaluate_files(*files, MEASURES, jobs=0)
+
+
+def test_the_default_is_one_process_per_usable_cpu_up_to_eight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(3)), raising=False)
+    assert _parts.default_jobs() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert _parts.default_jobs() == _parts.MAX_JOBS == 8

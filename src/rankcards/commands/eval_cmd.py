@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="processes reading a large plain run file at once, cut at query boundaries "
-        "(default: the CPUs available; 1 reads it in this process only)",
+        "(default: the CPUs available, at most 8; 1 reads it in this process only)",
     )
     parser.add_argument(
         "--format",
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         read_qrels,
         read_run,
     )
-    from rankcards.metrics._parts import usable_cpus
+    from rankcards.metrics._parts import default_jobs
 
     try:
         specs = [parse_measure(name) for name in args.measure or DEFAULT_MEASURES]
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             ranking = read_run(_stdin(), STDIN_NAME) if args.run == STDIN else read_run(args.run)
             result = evaluate(qrels, ranking, specs, args.complete, args.depth, args.level)
         else:
-            jobs = usable_cpus() if args.jobs is None else args.jobs
+            jobs = default_jobs() if args.jobs is None else args.jobs
             result = evaluate_files(
                 args.qrels, args.run, specs, args.complete, args.depth, args.level, jobs
             )

@@ -27,6 +27,7 @@ from typing import BinaryIO, TypeVar
 from ._fastrun import Fallback
 
 MIN_PART = 4 << 20  # bytes per part: a fork and its pickled values cost a few milliseconds
+MAX_JOBS = 8  # the CLI's default is at most this many processes
 _GZIP_MAGIC = b"\x1f\x8b"
 
 _Result = TypeVar("_Result")
@@ -39,11 +40,15 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform not in ("emscripten", "wasi", "darwin")
 
 
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity where the platform says)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+def default_jobs() -> int:
+    """The CLI's default ``-j``: the CPUs this process may run on, at most :data:`MAX_JOBS`.
+
+    Beyond a few processes the serial steps (reading the qrels, merging) dominate, while every
+    process adds its own copy of the pages it writes to.
+    """
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux: the CPUs allowed to this process
+    cpus = len(affinity(0)) if affinity else os.cpu_count() or 1
+    return min(cpus, MAX_JOBS)
 
 
 def ranges(
