@@ -7,8 +7,9 @@ import unittest
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from rankcards.metrics import evaluate
+from rankcards.metrics import _stream, evaluate, read_run
 
 
 @contextmanager
@@ -21,6 +22,19 @@ def raises(kind: type[BaseException], message: str | None = None) -> Iterator[No
             assert str(error) == message, f"{str(error)!r} != {message!r}"
         return
     raise AssertionError(f"{kind.__name__} not raised")
+
+
+def record_whole_run_readings(monkeypatch: Any) -> list[str]:
+    """The names of the runs ``evaluate_files`` reads whole (its general path, taken on anything
+    unusual), recorded from now on through ``monkeypatch`` (pytest's fixture)."""
+    readings: list[str] = []
+
+    def reading(path: str | os.PathLike[str]) -> Any:
+        readings.append(Path(path).name)
+        return read_run(path)
+
+    monkeypatch.setattr(_stream, "read_run", reading)
+    return readings
 
 
 def one(qrels: dict[str, int], run: dict[str, float], measure: str, **options: object) -> float:

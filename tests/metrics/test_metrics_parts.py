@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from metrics_support import record_whole_run_readings
 
 from rankcards.metrics import (
     TrecFormatError,
@@ -67,14 +68,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture
 def readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The general path's whole-run readings: a fallback shows here."""
-    paths: list[str] = []
-
-    def reading(path: Any) -> Any:
-        paths.append(Path(path).name)
-        return read_run(path)
-
-    monkeypatch.setattr(_stream, "read_run", reading)
-    return paths
+    return record_whole_run_readings(monkeypatch)
 
 
 def _reaped(pids: list[int]) -> bool:

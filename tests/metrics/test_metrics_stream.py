@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metrics_support import record_whole_run_readings
 
 from rankcards.metrics import (
     TrecFormatError,
     _fastrun,
     _parts,
-    _stream,
     evaluate,
     evaluate_files,
     read_qrels,
@@ -95,22 +95,10 @@ def test_streaming_equals_reading_then_evaluating(
     assert streamed == read
 
 
-def _forbid_reading(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Count the general path's run readings (made to fail), to see which path was taken."""
-    readings: list[str] = []
-
-    def reading(path: str) -> Any:
-        readings.append(path)
-        return read_run(path)
-
-    monkeypatch.setattr(_stream, "read_run", reading)
-    return readings
-
-
 def test_a_regular_run_is_never_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     queries = [(f"q{q}", [(f"d{d}", str(20 - d)) for d in range(12)]) for q in range(1, 5)]
     qrels, run = _write(tmp_path, QRELS, _run_text(queries, " "))
-    readings = _forbid_reading(monkeypatch)
+    readings = record_whole_run_readings(monkeypatch)
     monkeypatch.setattr(_fastrun, "_BLOCK", 64)
     result = evaluate_files(qrels, run, ["AP", "RR"])
     assert readings == []
@@ -135,7 +123,7 @@ def test_anything_unusual_goes_to_the_general_path(
 ) -> None:
     _write(tmp_path, QRELS, run)
     monkeypatch.chdir(tmp_path)
-    readings = _forbid_reading(monkeypatch)
+    readings = record_whole_run_readings(monkeypatch)
     if error is None:
         result = evaluate_files("qrels", "run", ["P@2", "num_ret"])
         assert result.per_query["q1"] == {"P@2": 1.0, "num_ret": 2.0}  # d1, d2: labels 2, 3
