@@ -28,7 +28,8 @@ page is parsed: the boot starts with that scroll):
 * ``long tasks``: main-thread long tasks (PerformanceObserver ``longtask``) while the runtime
   boots (the same span) — <= 100 ms in total; when the worker starts during parsing, the span
   includes Material's own start-up; also shown: all long tasks from navigation start to the
-  demo value;
+  demo value, and (``Material alone``) those of the same page stripped of every rankcards
+  script, over the same span from navigation start: the theme's own start-up;
 * ``instant nav``: from a click on a link to another card (Material's instant navigation) to its
   example live (editor mounted, a Python round trip done) and to its demo view recomputed by
   Python — <= 300 ms;
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -136,6 +138,37 @@ def _visit(page: Any, url: str) -> dict[str, float]:
     }
 
 
+# The rankcards scripts of a card page: its modules and the inline script starting the worker.
+RANKCARDS_SCRIPTS = re.compile(
+    r'<script src="[^"]*/assets/rankcards/\w+\.js" type="module"></script>'
+    r"|<script>(?:(?!</script>).)*rankcards\.earlyWorker(?:(?!</script>).)*</script>",
+    re.DOTALL,
+)
+
+
+def _write_material_alone(site: Path, card: str, root: Path) -> str:
+    """Write the card page without its rankcards scripts under ``root``, at the same depth (its
+    relative asset URLs still resolve); -> its URL relative to the server's root."""
+    page = (site / card / "index.html").read_text(encoding="utf-8")
+    stripped, count = RANKCARDS_SCRIPTS.subn("", page)
+    if "rankcards.earlyWorker" in stripped or count < 2:
+        sys.exit(f"browser_boot: cannot strip the rankcards scripts of {card}")
+    first, *rest = card.strip("/").split("/")
+    alone = "/".join([f"{first}-material-alone", *rest]) + "/"
+    (root / alone).mkdir(parents=True)
+    (root / alone / "index.html").write_text(stripped, encoding="utf-8")
+    return alone
+
+
+def _material_alone_tasks(page: Any, url: str, span: float) -> float:
+    """Long-task ms in the first ``span`` ms of ``url``, driven as ``_visit`` drives a card page
+    (Playwright's injected script runs on the page's main thread in both)."""
+    page.goto(url, wait_until="commit")
+    page.locator("section[data-rc-demo]").first.scroll_into_view_if_needed()
+    page.wait_for_function(f"performance.now() > {span + 500}", timeout=120_000)
+    return float(sum(d for s, d in page.evaluate("rcLongTasks") if s < span))
+
+
 def _instant(page: Any, base: str, targets: list[str]) -> tuple[float, float]:
     """Click a link to another card -> (ms until its example is live: editor mounted and a
     Python round trip done; ms until its demo view is recomputed by Python, NaN if never)."""
@@ -208,9 +241,10 @@ def main() -> None:
             (root / entry.name).symlink_to(entry.resolve())
         base = base_url(start_server(root, immutable=True))
         card, others = _cards_with_demo(args.site, args.page)
+        alone = _write_material_alone(args.site, card, root)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
-            rows = _measure(browser, base, card, others, args.runs)
+            rows = _measure(browser, base, card, others, args.runs, alone)
             before = _bytes_before_runtime(browser, base + card)
             browser.close()
     _report(rows, card, args.runs, before)
@@ -221,17 +255,17 @@ WINDOWS = {"near": {"width": 1280, "height": 1000}, "below": {"width": 1280, "he
 
 
 def _measure(
-    browser: Any, base: str, card: str, others: list[str], runs: int
+    browser: Any, base: str, card: str, others: list[str], runs: int, alone: str
 ) -> dict[str, list[float]]:
     """Per run: the bare boot, then per window a cold visit, (near only) an instant navigation,
-    a reload in that tab and a warm visit in a new tab, in one browser context; -> every figure
-    of every run, by name."""
+    a reload in that tab and a warm visit in a new tab, in one browser context, then the page
+    without rankcards in a fresh context, over the cold visit's span; -> every figure of every
+    run, by name."""
     rows: dict[str, list[float]] = {}
     for _ in range(runs):
         rows.setdefault("bare", []).append(_bare(browser, base))
         for window, size in WINDOWS.items():
-            context = browser.new_context(viewport=size)
-            context.add_init_script(PROBE)
+            context = _context(browser, size)
             page = context.new_page()
             for key, value in _visit(page, base + card).items():
                 rows.setdefault(f"{window} cold {key}", []).append(value)
@@ -246,7 +280,19 @@ def _measure(
             for key, value in _visit(page, base + card).items():
                 rows.setdefault(f"{window} warm {key}", []).append(value)
             context.close()
+            context = _context(browser, size)
+            span = rows[f"{window} cold value"][-1]
+            tasks = _material_alone_tasks(context.new_page(), base + alone, span)
+            rows.setdefault(f"{window} alone tasks", []).append(tasks)
+            context.close()
     return rows
+
+
+def _context(browser: Any, viewport: dict[str, int]) -> Any:
+    """A fresh browser context (its own caches) with PROBE installed."""
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(PROBE)
+    return context
 
 
 def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> None:
@@ -273,6 +319,7 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> 
         print(f"  warm visits restoring the snapshot   {restored:3.0f} / {runs}")
         print(f"  long tasks while booting (cold)   {median[f'{window} cold boot_tasks']:7.0f} ms")
         print(f"  long tasks before demo (cold)     {median[f'{window} cold page_tasks']:7.0f} ms")
+        print(f"  the same, Material alone          {median[f'{window} alone tasks']:7.0f} ms")
     print(f"snapshot kept (cold, in the worker)     {median['near cold snapshot']:7.0f} ms")
     print(f"instant nav -> example live             {median['nav']:7.0f} ms")
     print(f"instant nav -> demo value               {median['nav demo']:7.0f} ms")

@@ -219,10 +219,11 @@ async function boot() {
     try {
       const restoring = startPyodide(config, { stdlib: EMPTY_ZIP, snapshot: heap, onDownloaded: downloaded });
       // A heap Pyodide cannot instantiate only logs a warning and never settles: time out.
+      let timer;
       const limit = new Promise((_, reject) => {
-        setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
+        timer = setTimeout(() => reject(new Error("timed out")), SNAPSHOT_LOAD_LIMIT_MS);
       });
-      const instance = await Promise.race([restoring, limit]);
+      const instance = await Promise.race([restoring, limit]).finally(() => clearTimeout(timer));
       version = attach(instance, config, true);
       missingFiles = { stdlib: fetchStdlib(), archive };
       timings.mode = shipped ? "shipped" : "snapshot";
