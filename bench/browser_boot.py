@@ -24,6 +24,10 @@ page is parsed: the boot starts with that scroll):
   that copy (mode ``snapshot``);
 * ``reload``: the same page again in the first visit's tab, whose page and worker are torn
   down while the new one loads (the warm figure of this bench's earlier versions);
+* ``profile on disk``: the second and third visits, each in a new tab, in a browser profile on
+  disk (a persistent context, near window only), as a reader's browser has: Playwright's other
+  contexts are off the record, where Chromium keeps no code cache (V8's or the compiled wasm's),
+  while in a profile it produces one for a script on its second load and uses it from the third;
 * ``boot``: from the construction of the rankcards worker to the runtime's ``ready`` event;
 * ``long tasks``: main-thread long tasks (PerformanceObserver ``longtask``) while the runtime
   boots (the same span) — <= 100 ms in total; when the worker starts during parsing, the span
@@ -169,6 +173,24 @@ def _material_alone_tasks(page: Any, url: str, span: float) -> float:
     return float(sum(d for s, d in page.evaluate("rcLongTasks") if s < span))
 
 
+def _profile_visits(playwright: Any, base: str, card: str) -> tuple[float, float]:
+    """Visit ``card`` three times, each in a new tab, in a fresh browser profile on disk; -> the
+    runtime-ready ms of the second and third visits."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=_chromium(), args=LAUNCH_ARGS, viewport=WINDOWS["near"]
+        )
+        context.add_init_script(PROBE)
+        ready = []
+        for _ in range(3):
+            page = context.new_page()
+            ready.append(_visit(page, base + card)["ready"])
+            page.wait_for_timeout(1000)  # the reader reads on; Chromium writes its caches
+            page.close()
+        context.close()
+    return ready[1], ready[2]
+
+
 def _instant(page: Any, base: str, targets: list[str]) -> tuple[float, float]:
     """Click a link to another card -> (ms until its example is live: editor mounted and a
     Python round trip done; ms until its demo view is recomputed by Python, NaN if never)."""
@@ -245,6 +267,10 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
             rows = _measure(browser, base, card, others, args.runs, alone)
+            for _ in range(args.runs):
+                second, third = _profile_visits(playwright, base, card)
+                rows.setdefault("profile second", []).append(second)
+                rows.setdefault("profile third", []).append(third)
             before = _bytes_before_runtime(browser, base + card)
             browser.close()
     _report(rows, card, args.runs, before)
@@ -320,6 +346,10 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> 
         print(f"  long tasks while booting (cold)   {median[f'{window} cold boot_tasks']:7.0f} ms")
         print(f"  long tasks before demo (cold)     {median[f'{window} cold page_tasks']:7.0f} ms")
         print(f"  the same, Material alone          {median[f'{window} alone tasks']:7.0f} ms")
+    for visit in ("second", "third"):
+        value = median[f"profile {visit}"]
+        label = f"{visit} visit, profile on disk -> ready"
+        print(f"{label:39} {value:7.0f} ms  {value / bare:.2f}x bare")
     print(f"snapshot kept (cold, in the worker)     {median['near cold snapshot']:7.0f} ms")
     print(f"instant nav -> example live             {median['nav']:7.0f} ms")
     print(f"instant nav -> demo value               {median['nav demo']:7.0f} ms")
