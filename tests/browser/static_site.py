@@ -101,15 +101,22 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         """Quiet: callers measure or assert on what the page sees, not on the access log."""
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser closing a connection mid-response (a page left or closed while it loads) is
+        routine here: only other errors print their traceback."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def start_server(
     directory: Path, *, isolated: bool = False, immutable: bool = False
 ) -> http.server.ThreadingHTTPServer:
     """Serve ``directory`` on a free port in a daemon thread; see :func:`base_url`."""
     handler = type("Handler", (_Handler,), {"isolated": isolated, "immutable": immutable})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
-    )
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
