@@ -4,8 +4,10 @@ second visit the copy kept in Cache Storage, and a bad one gives way to a normal
 A first visit restores the snapshot made at site build (``build_snapshot.mjs``) and mounts the
 standard library when it has downloaded; once idle, the worker keeps that snapshot in Cache
 Storage (see ``rankcards/web/snapshot.js``). Without a shipped snapshot (a Pyodide from a CDN),
-the worker makes one of its own heap after a normal boot. These tests visit a card page in one
-browser context (one Cache Storage) and read ``runtime.timings.mode``.
+the worker makes one of its own heap after a normal boot. Once a snapshot is kept, the page
+rehearses the next visit's boot in a second worker, then drops it (runtime.js,
+``rehearseNextVisit``: Chromium's code caches for the worker's scripts). These tests visit a card
+page in one browser context (one Cache Storage) and read ``runtime.timings``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 RUNTIME = "assets/rankcards/runtime.js"
 STORED = "rt.timings.snapshot !== undefined"
+REHEARSED = "rt.timings.rehearsal !== undefined"
+
+# Counts the rehearsal workers the page constructs (runtime.js names them) and terminates.
+COUNT_REHEARSALS = """
+window.rcRehearsals = { started: 0, terminated: 0 };
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(url, options) {
+    super(url, options);
+    this.rehearsal = options?.name === "rankcards-rehearsal";
+    if (this.rehearsal) rcRehearsals.started += 1;
+  }
+  terminate() {
+    if (this.rehearsal) rcRehearsals.terminated += 1;
+    super.terminate();
+  }
+};
+"""
 
 # Overwrite every stored snapshot: "truncated" keeps the first half of the heap (a valid header
 # whose heap does not fit), "garbage" replaces every byte (no valid header at all).
@@ -136,6 +156,39 @@ def test_second_visit_restores_the_snapshot(page, site_server, shipped):
     assert page.console_errors == []
 
 
+def test_a_first_visit_rehearses_the_next_visits_boot_once(page, site_server):
+    page.add_init_script(COUNT_REHEARSALS)
+    url = site_server + "en/mrr/"
+    assert _visit(page, url)["mode"] == "shipped"
+    page.wait_for_function(STORED)
+    page.wait_for_function(REHEARSED, timeout=60_000)
+    rehearsal = page.evaluate("rt.timings.rehearsal")
+    assert rehearsal["ok"] is True
+    assert 0 < rehearsal["ms"] < 30_000
+    assert page.evaluate("rcRehearsals") == {"started": 1, "terminated": 1}
+    _works(page)  # the page's own worker is untouched
+    assert page.evaluate("rt.boots") == 1
+    # The next visit restores the copy the rehearsal booted from, and rehearses nothing.
+    assert _visit(page, url)["mode"] == "snapshot"
+    page.wait_for_timeout(1500)  # well past the worker's idle work
+    assert page.evaluate("rcRehearsals") == {"started": 0, "terminated": 0}
+    assert "rehearsal" not in page.evaluate("rt.timings")
+    assert page.console_errors == []
+
+
+def test_a_rehearsal_that_fails_is_dropped_and_the_page_works_on(page, site_server):
+    page.add_init_script(COUNT_REHEARSALS)
+    _visit(page, site_server + "en/mrr/")
+    # From now on the worker's script does not load: the rehearsal worker fails at once.
+    page.context.route("**/assets/rankcards/worker.js", lambda route: route.abort())
+    page.wait_for_function(STORED)
+    page.wait_for_function(REHEARSED, timeout=60_000)
+    assert page.evaluate("rt.timings.rehearsal.ok") is False
+    assert page.evaluate("rcRehearsals") == {"started": 1, "terminated": 1}
+    assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
+    _works(page)
+
+
 def test_only_the_non_zero_pages_of_the_heap_are_stored(page, site_server):
     _visit(page, site_server + "en/mrr/")
     page.wait_for_function(STORED)
@@ -156,6 +209,7 @@ def test_a_corrupt_snapshot_is_dropped_and_the_boot_falls_back(page, site_server
     url = site_server + "en/mrr/"
     _visit(page, url)
     page.wait_for_function(STORED)
+    page.wait_for_function(REHEARSED, timeout=60_000)  # it reads the stored copy too
     assert page.evaluate(CORRUPT, how) == 1
     assert _visit(page, url)["mode"] == "fallback"
     _works(page)
