@@ -176,6 +176,18 @@ def test_a_first_visit_rehearses_the_next_visits_boot_once(page, site_server):
     assert page.console_errors == []
 
 
+def test_a_device_with_2_gb_of_memory_is_spared_the_rehearsal(page, site_server):
+    page.add_init_script(COUNT_REHEARSALS)
+    small = "Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 2 })"
+    page.add_init_script(small)
+    _visit(page, site_server + "en/mrr/")
+    page.wait_for_function(STORED)
+    page.wait_for_timeout(3000)  # longer than an idle page takes to start and end a rehearsal
+    assert page.evaluate("rcRehearsals") == {"started": 0, "terminated": 0}
+    assert "rehearsal" not in page.evaluate("rt.timings")
+    _works(page)
+
+
 def test_a_rehearsal_that_fails_is_dropped_and_the_page_works_on(page, site_server):
     page.add_init_script(COUNT_REHEARSALS)
     _visit(page, site_server + "en/mrr/")

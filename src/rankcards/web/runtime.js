@@ -292,11 +292,13 @@ class Runtime {
 // boots from it when the page is idle, exactly as the next visit's will, and is dropped once
 // Chromium has written its caches, which it makes a while after the scripts have run (dropped
 // at "booted", the next visit gained half as much). `done` receives {ok, ms}: whether that boot
-// worked, and how long it took.
+// worked, and how long it took. Devices with 2 GB of memory or less are spared the second heap.
 const REHEARSAL_KEEP_MS = 2_000;
 const REHEARSAL_LIMIT_MS = 30_000;
+const REHEARSAL_MIN_MEMORY_GB = 4;
 
 function rehearseNextVisit(done) {
+  if ((navigator.deviceMemory ?? REHEARSAL_MIN_MEMORY_GB) < REHEARSAL_MIN_MEMORY_GB) return;
   const rehearse = () => {
     const started = performance.now();
     const worker = new Worker(new URL("./worker.js", import.meta.url), {
