@@ -25,10 +25,10 @@ from itertools import pairwise
 from typing import BinaryIO, TypeVar
 
 from ._fastrun import Fallback
+from ._readers import is_gzip
 
 MIN_PART = 4 << 20  # bytes per part: a fork and its pickled values cost a few milliseconds
 MAX_JOBS = 8  # the CLI's default is at most this many processes
-_GZIP_MAGIC = b"\x1f\x8b"
 
 _Result = TypeVar("_Result")
 
@@ -70,10 +70,10 @@ def ranges(
     """
     size = os.path.getsize(path)
     count = min(parts, size // (MIN_PART if min_part is None else min_part))
+    if count < 2 or is_gzip(path):  # a gzip stream cannot be entered in the middle
+        return [(0, size)]
     cuts = [0]
     with open(path, "rb") as handle:
-        if handle.read(2) == _GZIP_MAGIC:  # a gzip stream cannot be entered in the middle
-            return [(0, size)]
         for index in range(1, count):
             target, next_target = size * index // count, size * (index + 1) // count
             cut = _next_query(handle, target, next_target)

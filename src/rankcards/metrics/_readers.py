@@ -230,11 +230,15 @@ class _Source:
             self.handle.close()
 
 
-def open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a file for reading bytes; gzip is recognised by its magic bytes, not its name."""
+def is_gzip(path: str | os.PathLike[str]) -> bool:
+    """Whether a file is gzip-compressed, by its magic bytes, not its name."""
     with open(path, "rb") as probe:
-        gzipped = probe.read(2) == b"\x1f\x8b"
-    if gzipped:
+        return probe.read(2) == b"\x1f\x8b"
+
+
+def open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a file for reading bytes, gzip or not (see :func:`is_gzip`)."""
+    if is_gzip(path):
         import gzip
 
         return cast(BinaryIO, gzip.open(path, "rb"))

@@ -49,6 +49,7 @@
 import config from "./config.js";
 
 const EVENT = "rankcards:runtime";
+const WORKER_URL = new URL("./worker.js", import.meta.url);
 const EARLY = Symbol.for("rankcards.earlyWorker");
 const DEFAULT_TIMEOUT_MS = 10_000;
 const INTERRUPT_GRACE_MS = 400;
@@ -133,7 +134,7 @@ class Runtime {
     });
     const early = earlyWorker;
     earlyWorker = null;
-    const worker = early?.worker ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const worker = early?.worker ?? new Worker(WORKER_URL, { type: "module" });
     this.#worker = worker;
     this.boots += 1;
     if (early) {
@@ -301,10 +302,7 @@ function rehearseNextVisit(done) {
   if ((navigator.deviceMemory ?? REHEARSAL_MIN_MEMORY_GB) < REHEARSAL_MIN_MEMORY_GB) return;
   const rehearse = () => {
     const started = performance.now();
-    const worker = new Worker(new URL("./worker.js", import.meta.url), {
-      type: "module",
-      name: "rankcards-rehearsal",
-    });
+    const worker = new Worker(WORKER_URL, { type: "module", name: "rankcards-rehearsal" });
     const end = (ok) => {
       clearTimeout(limit);
       worker.onmessage = worker.onerror = null;

@@ -88,43 +88,36 @@ async function decodePages(stream) {
   const startPages = () => {
     heap = new Uint8Array(length); // zeroed: the pages left out
     page = nextPage(0);
-    filled = 0;
   };
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     let offset = 0;
+    // Copies the chunk's next bytes into `target` (the part being received); true once it is full.
+    const fill = (target) => {
+      const n = Math.min(target.length - filled, value.length - offset);
+      target.set(value.subarray(offset, offset + n), filled);
+      filled += n;
+      offset += n;
+      if (filled < target.length) return false;
+      filled = 0;
+      return true;
+    };
     while (offset < value.length) {
       if (bitmap === null) {
-        const n = Math.min(8 - filled, value.length - offset);
-        header.set(value.subarray(offset, offset + n), filled);
-        filled += n;
-        offset += n;
-        if (filled < 8) continue;
+        if (!fill(header)) continue;
         const view = new DataView(header.buffer);
         if (view.getUint32(0, true) !== MAGIC) throw new Error("not a snapshot");
         length = view.getUint32(4, true);
         pages = Math.ceil(length / PAGE);
         bitmap = new Uint8Array(Math.ceil(pages / 8));
-        filled = 0;
         if (bitmap.length === 0) startPages();
       } else if (heap === null) {
-        const n = Math.min(bitmap.length - filled, value.length - offset);
-        bitmap.set(value.subarray(offset, offset + n), filled);
-        filled += n;
-        offset += n;
-        if (filled === bitmap.length) startPages();
+        if (fill(bitmap)) startPages();
       } else {
         if (page >= pages) throw new Error("snapshot of the wrong length");
-        const size = Math.min(PAGE, length - page * PAGE);
-        const n = Math.min(size - filled, value.length - offset);
-        heap.set(value.subarray(offset, offset + n), page * PAGE + filled);
-        filled += n;
-        offset += n;
-        if (filled === size) {
-          page = nextPage(page + 1);
-          filled = 0;
-        }
+        const start = page * PAGE;
+        if (fill(heap.subarray(start, Math.min(start + PAGE, length)))) page = nextPage(page + 1);
       }
     }
   }
