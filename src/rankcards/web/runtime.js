@@ -38,19 +38,14 @@
 // ended by terminating the worker. Requests carry {id, type, ...}; replies {id, ok, ...} with
 // errors as data (see worker.js).
 //
-// Why a worker may already exist: this module is deferred (it runs after the whole document and
-// Material's bundle, 400-700 ms after the navigation), so a card page starts the worker from an
-// inline script (templates/partials/early_boot.html.jinja) as soon as its first demo or example
-// is near, by the same rule, while the page is still parsing or when the reader scrolls there
-// first. It leaves {worker, interrupt, events, observer} under Symbol.for("rankcards.earlyWorker");
-// this module takes it when it loads (ending the script's watch if nothing started), and the
-// first boot adopts the worker and replays its buffered messages as if it had started it. Later
-// boots (Retry, Stop or crash restarts) start their own.
+// Why the worker starts no earlier than this deferred module runs (after the document and
+// Material's bundle): a worker started by an inline script while the page was parsed made the
+// demo live no sooner, on a first or a later visit, and its start-up, competing with the theme's
+// for the CPU, tripled the page's long tasks (README, "Browser runtime").
 import config from "./config.js";
 
 const EVENT = "rankcards:runtime";
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-const EARLY = Symbol.for("rankcards.earlyWorker");
 const DEFAULT_TIMEOUT_MS = 10_000;
 const INTERRUPT_GRACE_MS = 400;
 
@@ -132,16 +127,10 @@ class Runtime {
       error: null,
       progress: { phase: "download", loaded: 0, total: config.bytes },
     });
-    const early = earlyWorker;
-    earlyWorker = null;
-    const worker = early?.worker ?? new Worker(WORKER_URL, { type: "module" });
+    const worker = new Worker(WORKER_URL, { type: "module" });
     this.#worker = worker;
     this.boots += 1;
-    if (early) {
-      this.#interrupt = early.interrupt;
-    } else if (globalThis.crossOriginIsolated) {
-      this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
-    }
+    if (globalThis.crossOriginIsolated) this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
     return new Promise((resolve, reject) => {
       const fail = (message) => {
         if (this.#worker !== worker) return;
@@ -188,14 +177,7 @@ class Runtime {
           this.#reply(data);
         }
       };
-      if (early) {
-        for (const event of early.events) {
-          if (event.type === "error") worker.onerror(event);
-          else worker.onmessage(event);
-        }
-      } else {
-        worker.postMessage({ type: "boot", interrupt: this.#interrupt, preload: demoModules() });
-      }
+      worker.postMessage({ type: "boot", interrupt: this.#interrupt, preload: demoModules() });
     });
   }
 
@@ -325,22 +307,11 @@ function rehearseNextVisit(done) {
   (window.requestIdleCallback ?? setTimeout)(rehearse);
 }
 
-// The modules the page's demos call, which the worker imports as soon as it is booted (the
-// inline script of early_boot.html.jinja sends the same list).
+// The modules the page's demos call, which the worker imports as soon as it is booted.
 function demoModules() {
   const sections = document.querySelectorAll("section[data-rc-demo][data-compute]");
   return [...new Set([...sections].map((section) => section.dataset.compute.split(":")[0]))];
 }
-
-// The worker the page's inline script started, if any (its watch for a near demo ends here:
-// from now on demo.js and editor.js watch); adopted by the first boot.
-function takeEarlyWorker() {
-  const early = globalThis[EARLY];
-  delete globalThis[EARLY];
-  early?.observer.disconnect();
-  return early?.worker ? early : null;
-}
-let earlyWorker = takeEarlyWorker();
 
 export const runtime = new Runtime();
 document.documentElement.dataset.runtime = runtime.state;
@@ -361,5 +332,4 @@ function runnableOnFirstScreen() {
   }
   return false;
 }
-// An early worker is adopted at once (its boot is already under way).
-if (earlyWorker || runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry
+if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry

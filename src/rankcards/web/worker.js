@@ -43,8 +43,8 @@ import {
   storeSnapshot,
 } from "./snapshot.js";
 
-// The worker reads the build's config itself (rather than receiving it) so that a card page's
-// inline script can start it before any of the page's modules has run (see runtime.js).
+// The worker reads the build's config itself (rather than receiving it): its downloads start as
+// soon as this module is loaded, before the boot message is delivered.
 const config = { ...buildConfig, base: new URL("./", import.meta.url).href };
 
 let pyodide = null;

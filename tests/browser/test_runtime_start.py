@@ -1,12 +1,13 @@
-"""The worker starts while a card page is still parsing, and runtime.js adopts that very worker.
+"""When a card page starts its one Pyodide worker.
 
-A card page carries an inline script (``templates/partials/early_boot.html.jinja``) that starts
-the Pyodide worker before the page's deferred ES modules run, when the first demo or example is
-within one screen of the viewport. These tests count every ``Worker`` the page constructs (an
-init script wraps the constructor), so a second, orphaned worker cannot hide behind
-``runtime.boots``; only the worker runtime.js names "rankcards-rehearsal" is not counted (once
-a first visit has kept a snapshot, it rehearses the next visit's boot and is dropped: see
-test_snapshot.py).
+runtime.js, a deferred module, starts it when the page's first demo or example is within one
+screen of the viewport, at once or when the reader scrolls near it; never while the page is
+parsed, where the worker's start-up competed with the theme's for the CPU and added long tasks
+without making the demo live sooner (README, "Browser runtime"). These tests count every
+``Worker`` the page constructs (an init script wraps the constructor), so a second, orphaned
+worker cannot hide behind ``runtime.boots``; only the worker runtime.js names
+"rankcards-rehearsal" is not counted (once a first visit has kept a snapshot, it rehearses the
+next visit's boot and is dropped: see test_snapshot.py).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def _runtime(page: Any, base: str) -> None:
     page.evaluate(f"import('{base}{RUNTIME}').then(m => {{ window.rt = m.runtime; }})")
 
 
-def test_a_near_demo_starts_the_worker_before_the_page_is_parsed(page: Any, site_server: str):
+def test_a_near_demo_starts_one_worker_once_the_page_is_parsed(page: Any, site_server: str):
     # A tall window puts the MRR card's demo within one screen of the viewport.
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.add_init_script(COUNT_WORKERS)
@@ -49,9 +50,9 @@ def test_a_near_demo_starts_the_worker_before_the_page_is_parsed(page: Any, site
     page.wait_for_function(f"{STATE} === 'ready'")
     created = page.evaluate("rcWorkers")
     assert len(created) == 1
-    assert created[0] < _parsed(page)  # before any deferred module could run
+    assert created[0] >= _parsed(page)  # by runtime.js, not by a script while parsing
     _runtime(page, site_server)
-    assert page.evaluate("rt.boots") == 1  # the early worker is the runtime's worker
+    assert page.evaluate("rt.boots") == 1
     assert page.evaluate("rt.call('rankcards.metrics:reciprocal_rank', [['a', 'b'], ['b']])") == 0.5
     assert page.console_errors == []
 
@@ -62,17 +63,16 @@ def test_a_far_demo_starts_nothing_until_the_reader_scrolls_near(page: Any, site
     page.goto(f"{site_server}en/mrr/")
     page.wait_for_timeout(800)
     assert page.evaluate("rcWorkers") == []
-    # runtime.js took over the watch: scrolling there starts exactly one worker.
+    # Scrolling there starts exactly one worker.
     page.locator("section[data-rc-demo]").scroll_into_view_if_needed()
     page.wait_for_function(f"{STATE} === 'ready'")
     assert len(page.evaluate("rcWorkers")) == 1
-    assert page.evaluate("window[Symbol.for('rankcards.earlyWorker')]") is None
 
 
 @pytest.mark.parametrize(("isolated", "workers"), [(False, 2), (True, 1)])
-def test_stop_works_on_the_early_worker(page: Any, request: Any, isolated: bool, workers: int):
-    """Without isolation Stop terminates the adopted worker and starts a second one; with
-    ``crossOriginIsolated`` the inline script's SharedArrayBuffer interrupts the same worker."""
+def test_stop_on_the_first_worker(page: Any, request: Any, isolated: bool, workers: int):
+    """Without isolation Stop terminates the worker and starts a second one; with
+    ``crossOriginIsolated`` a SharedArrayBuffer interrupts the same worker."""
     base = request.getfixturevalue("isolated_server" if isolated else "site_server")
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.add_init_script(COUNT_WORKERS)
@@ -91,9 +91,7 @@ def test_stop_works_on_the_early_worker(page: Any, request: Any, isolated: bool,
     assert page.evaluate("[rt.boots, rcWorkers.length]") == [workers, workers]
 
 
-def test_instant_navigation_runs_the_inline_script_but_starts_no_worker(
-    page: Any, site_server: str
-):
+def test_instant_navigation_starts_no_worker(page: Any, site_server: str):
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.add_init_script(COUNT_WORKERS)
     page.goto(f"{site_server}en/mrr/")
@@ -110,7 +108,5 @@ def test_instant_navigation_runs_the_inline_script_but_starts_no_worker(
     page.wait_for_url(links[0])
     page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
     assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same window
-    # The new content carries the inline script too (Material re-creates it, so it runs).
-    assert page.evaluate("document.querySelector('article.rc-card + script') !== null")
     page.wait_for_timeout(300)
     assert page.evaluate("[rt.boots, rcWorkers.length]") == [1, 1]
