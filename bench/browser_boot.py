@@ -155,6 +155,8 @@ def _write_material_alone(site: Path, card: str, root: Path) -> str:
     """Write the card page without its rankcards scripts under ``root``, at the same depth (its
     relative asset URLs still resolve); -> its URL relative to the server's root."""
     page = (site / card / "index.html").read_text(encoding="utf-8")
+    # Material's own search worker, not the gate holding it while the runtime boots
+    page = page.replace("/search_gate.js?worker=", "/")
     stripped, count = RANKCARDS_SCRIPTS.subn("", page)
     if re.search(r"<script[^>]*/assets/rankcards/", stripped) or count < 2:
         sys.exit(f"browser_boot: cannot strip the rankcards scripts of {card}")

@@ -13,6 +13,7 @@ import json
 import logging
 import shutil
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import jinja2
@@ -57,6 +58,15 @@ class RankcardsConfig(base.Config):  # type: ignore[no-untyped-call]
     """Seconds each code example and demo may run at build time."""
     web_assets = c.Type(bool, default=True)
     """Copy the browser runtime (``rankcards.web``) into the site; off for quick text builds."""
+
+
+def _web() -> ModuleType | None:
+    """``rankcards.web``, or None: the browser runtime is optional for a text-only site."""
+    try:
+        from rankcards import web
+    except ImportError:
+        return None
+    return web
 
 
 class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-call]
@@ -129,9 +139,8 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         return config
 
     def _add_web_assets(self, config: MkDocsConfig) -> None:
-        try:
-            from rankcards import web
-        except ImportError:  # the browser runtime is optional for a text-only site
+        web = _web()
+        if web is None:
             return
         scripts, styles = web.page_assets()
         config.extra_css.extend(styles)
@@ -215,6 +224,11 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         file = files.get_file_from_path(f"{lang}/{rest}") if files is not None else None
         return file.url if file is not None else f"{lang}/"
 
+    def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
+        """Material's search worker waits while the Python runtime boots (rankcards.web)."""
+        web = _web() if self.config.web_assets else None
+        return web.gate_search(output) if web is not None else output
+
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         root = self._root(config)
         server.watch(str(root / self.config.templates_dir))
@@ -222,16 +236,12 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.config.web_assets:
+        web = _web() if self.config.web_assets else None
+        if web is not None:
             try:
-                from rankcards import web
-            except ImportError:
-                web = None  # type: ignore[assignment]
-            if web is not None:
-                try:
-                    web.write_assets(Path(config.site_dir), config)
-                except web.WebAssetsError as error:
-                    raise PluginError(f"rankcards: {error}") from None
+                web.write_assets(Path(config.site_dir), config)
+            except web.WebAssetsError as error:
+                raise PluginError(f"rankcards: {error}") from None
         write_language_sitemaps(Path(config.site_dir), LANGS)
         self._reset()
 

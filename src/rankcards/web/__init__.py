@@ -4,6 +4,8 @@ Two functions form the contract with the site generator (the MkDocs plugin calls
 
 * :func:`page_assets` -> ``(scripts, styles)``: site-relative URLs to add to every page; the
   scripts are ES modules (``<script type="module">``).
+* :func:`gate_search` (``html``): a built page whose Material search worker waits while the
+  runtime boots (``search_gate.js``).
 * :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
   ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
   compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
@@ -32,6 +34,7 @@ version on a CDN (its index URL, ending in ``/``); the interpreter is then not c
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -41,12 +44,17 @@ from rankcards import __version__
 from rankcards.web import _build
 from rankcards.web._build import WebAssetsError
 
-__all__ = ["WebAssetsError", "page_assets", "write_assets"]
+__all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
 _ENTRY_SCRIPTS = ("editor.js", "demo.js", "evaluate.js", "draw.js", "language.js")
 _NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
+# Material's search worker loads its language files relative to its own URL ("../lunr"): the gate
+# that starts it (search_gate.js) is written beside it.
+_MATERIAL_WORKERS = "assets/javascripts/workers"
+_SEARCH_GATE = "search_gate.js"
+_MATERIAL_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 
 
 def page_assets() -> tuple[list[str], list[str]]:
@@ -54,6 +62,29 @@ def page_assets() -> tuple[list[str], list[str]]:
     scripts = [f"{ASSETS}/{name}" for name in _ENTRY_SCRIPTS if (_build.WEB_DIR / name).is_file()]
     styles = [f"{ASSETS}/{path.name}" for path in sorted(_build.WEB_DIR.glob("*.css"))]
     return scripts, styles
+
+
+def gate_search(html: str) -> str:
+    """``html`` (a page built by MkDocs Material) with its search worker started through the
+    gate ``search_gate.js``, Material's own worker passed as ``?worker=``; any other page is
+    returned unchanged.
+
+    Why: Material builds its search index in a worker as a page loads; on two cores that slowed
+    the Python runtime's boot (see search_gate.js).
+    """
+    match = _MATERIAL_CONFIG.search(html)
+    if match is None:
+        return html
+    app = json.loads(match.group(1))
+    folder, _, worker = str(app.get("search") or "").rpartition("/")
+    if not folder.endswith(_MATERIAL_WORKERS) or not worker.endswith(".js"):
+        return html
+    app["search"] = f"{folder}/{_SEARCH_GATE}?worker={worker}"
+    # As Jinja's tojson writes it (Material's template): no "</script>" can end it early.
+    text = json.dumps(app)
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, escaped)
+    return html[: match.start(1)] + text + html[match.end(1) :]
 
 
 def _project_root(config: Mapping[str, Any]) -> Path:
@@ -86,8 +117,10 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         _build.copy_pyodide(node_modules, pyodide_dir)
 
     for path in _build.WEB_DIR.iterdir():
-        if path.suffix in {".js", ".css"} and path.name not in _NOT_SHIPPED:
+        if path.suffix in {".js", ".css"} and path.name not in {*_NOT_SHIPPED, _SEARCH_GATE}:
             shutil.copyfile(path, assets / path.name)
+    (site_dir / _MATERIAL_WORKERS).mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_build.WEB_DIR / _SEARCH_GATE, site_dir / _MATERIAL_WORKERS / _SEARCH_GATE)
     _build.bundle_codemirror(node_modules, assets / "codemirror.js")
     archive_name, archive = _build.package_archive(node_modules, cache)
     (assets / archive_name).write_bytes(archive)

@@ -48,6 +48,7 @@ const EVENT = "rankcards:runtime";
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const INTERRUPT_GRACE_MS = 400;
+const SEARCH_CHANNEL = "rankcards:search"; // see search_gate.js
 
 class Runtime {
   state = "idle";
@@ -333,3 +334,23 @@ function runnableOnFirstScreen() {
   return false;
 }
 if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry
+
+// Material's search worker waits (search_gate.js) while the runtime boots: on two cores its index
+// and the boot slowed each other. "go" is posted now if no boot started, else once the runtime is
+// ready or failed, and again to a gate that says it is waiting (it may have missed the first).
+function openSearchGate() {
+  if (!window.BroadcastChannel) return;
+  const channel = new BroadcastChannel(SEARCH_CHANNEL);
+  const go = () => channel.postMessage("go");
+  channel.onmessage = ({ data }) => {
+    if (data === "waiting" && runtime.state !== "loading") go();
+  };
+  const settled = ({ detail }) => {
+    if (detail.state !== "ready" && detail.state !== "error") return;
+    window.removeEventListener(EVENT, settled);
+    go();
+  };
+  if (runtime.state === "loading") window.addEventListener(EVENT, settled);
+  else go();
+}
+openSearchGate();

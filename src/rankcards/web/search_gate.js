@@ -1,0 +1,50 @@
+// Material's search worker, started once the page's Python runtime is no longer booting.
+//
+// Why: Material builds its search index (lunr, with both languages' stemmers) in a worker as soon
+// as a page loads. On two cores that work and the Python runtime's boot slowed each other: with
+// the index held back, a card's demo was live ~60 ms sooner on a first visit and the runtime
+// ready ~50 ms sooner on a second (README, "Benchmarks").
+//
+// How: the rankcards plugin names this script as the search worker in Material's page config
+// (rankcards.web.gate_search), with Material's own worker as `?worker=`. This classic worker
+// holds every message Material sends until runtime.js posts "go" on the BroadcastChannel
+// `rankcards:search` (at once when the page boots no runtime, else once it is ready or has
+// failed), or HOLD_LIMIT_MS have passed; it then loads Material's worker into itself and replays
+// the held messages in order. It sits beside Material's worker because that one loads its
+// language files relative to its own URL ("../lunr").
+
+const HOLD_LIMIT_MS = 4000;
+const CHANNEL = "rankcards:search";
+
+const material = new URL(new URL(self.location.href).searchParams.get("worker") ?? "", self.location.href);
+if (material.origin !== self.location.origin || !material.pathname.endsWith(".js")) {
+  throw new Error(`rankcards search gate: no Material search worker in ${self.location.href}`);
+}
+
+const held = [];
+const hold = (event) => held.push(event.data);
+self.addEventListener("message", hold);
+
+const channel = self.BroadcastChannel ? new BroadcastChannel(CHANNEL) : null;
+let timer = null;
+let started = false;
+
+function start() {
+  if (started) return;
+  started = true;
+  clearTimeout(timer);
+  channel?.close();
+  self.removeEventListener("message", hold);
+  importScripts(material.href);
+  for (const data of held) self.dispatchEvent(new MessageEvent("message", { data }));
+}
+
+if (channel) {
+  channel.onmessage = ({ data }) => {
+    if (data === "go") start();
+  };
+  channel.postMessage("waiting"); // a page whose runtime.js already ran answers "go" if it may
+  timer = setTimeout(start, HOLD_LIMIT_MS);
+} else {
+  start();
+}

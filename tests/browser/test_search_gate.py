@@ -1,0 +1,125 @@
+"""Material's search worker waits while the Python runtime boots, and search still works.
+
+The rankcards plugin names ``search_gate.js`` as Material's search worker (``gate_search``); the
+gate holds Material's messages until runtime.js posts "go" on the BroadcastChannel
+``rankcards:search`` (at once when no boot starts, else once the runtime is ready or failed), or
+until its time limit. A test page listens on the same channel to see when "go" is posted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rankcards.web import gate_search
+
+STATE = "document.documentElement.dataset.runtime"
+# Records each message on the gate's channel and when the runtime became ready (ms since the
+# navigation start).
+LISTEN = """
+window.rcGate = [];
+new BroadcastChannel("rankcards:search").onmessage = (event) =>
+  rcGate.push([event.data, performance.now()]);
+window.addEventListener("rankcards:runtime", (event) => {
+  if (event.detail.state === "ready") window.rcReady ??= performance.now();
+});
+"""
+MATERIAL_PAGE = (
+    '<html><head><script id="__config" type="application/json">{"base": "../..", '
+    '"search": "../../assets/javascripts/workers/search.a7633da7.min.js", "tags": null}'
+    "</script></head></html>"
+)
+
+
+def _search(page: Any, words: str) -> list[str]:
+    """Type ``words`` into Material's search box -> the titles of the results."""
+    box = page.locator("input[data-md-component=search-query]")
+    box.click()
+    box.press_sequentially(words, delay=20)
+    page.wait_for_selector(".md-search-result__item")
+    return page.locator(".md-search-result__item h1").all_inner_texts()
+
+
+def _config(html: str) -> dict[str, Any]:
+    found = re.search(r'<script id="__config" type="application/json">(.*?)</script>', html)
+    assert found is not None
+    return dict(json.loads(found.group(1)))
+
+
+def test_gate_search_names_the_gate_beside_materials_worker():
+    app = _config(gate_search(MATERIAL_PAGE))
+    gate = "../../assets/javascripts/workers/search_gate.js?worker=search.a7633da7.min.js"
+    assert app == {"base": "../..", "search": gate, "tags": None}
+
+
+def test_gate_search_leaves_other_pages_alone():
+    plain = "<html><body>no config</body></html>"
+    assert gate_search(plain) == plain
+    elsewhere = MATERIAL_PAGE.replace("assets/javascripts/workers/", "elsewhere/")
+    assert gate_search(elsewhere) == elsewhere  # the gate is written beside Material's worker only
+    no_search = MATERIAL_PAGE.replace('"search"', '"other"')
+    assert gate_search(no_search) == no_search
+
+
+def test_gate_search_keeps_the_config_inside_its_script_element():
+    # Material writes its config with Jinja's tojson, which escapes "<", ">" and "&".
+    escaped = "\\u003c/script\\u003e\\u003cb\\u003e\\u0026"
+    gated = gate_search(MATERIAL_PAGE.replace('"tags": null', f'"tags": "{escaped}"'))
+    assert gated.count("</script>") == 1
+    assert _config(gated)["tags"] == "</script><b>&"
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_the_built_site_starts_materials_worker_through_the_gate(built_site: Path):
+    for page in ("en/mrr/index.html", "es/index.html", "en/evaluate/index.html"):
+        search = _config((built_site / page).read_text(encoding="utf-8"))["search"]
+        gate = search.rpartition("/")[2]
+        assert gate.startswith("search_gate.js?worker=search."), page
+        worker = gate.split("?worker=")[1]
+        workers = built_site / "assets/javascripts/workers"
+        assert (workers / "search_gate.js").is_file() and (workers / worker).is_file()
+    assert not (built_site / "assets/rankcards/search_gate.js").exists()
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_search_waits_for_the_runtime_then_works(page: Any, site_server: str):
+    page.set_viewport_size({"width": 1280, "height": 1000})  # the demo is near: a boot starts
+    page.add_init_script(LISTEN)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function(f"{STATE} === 'ready'")
+    page.wait_for_function("rcGate.some(([data]) => data === 'go')")
+    gate = page.evaluate("rcGate")
+    assert [data for data, _ in gate] == ["waiting", "go"]  # one gate; released once
+    assert gate[1][1] >= page.evaluate("rcReady")  # not while the runtime booted
+    assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
+    assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_a_page_booting_nothing_releases_search_at_once(page: Any, site_server: str):
+    page.set_viewport_size({"width": 1280, "height": 240})  # the demo is screens away
+    page.add_init_script(LISTEN)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function("rcGate.some(([data]) => data === 'go')")
+    assert page.evaluate(STATE) == "idle"
+    assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_search_starts_after_its_time_limit_when_nothing_answers(page: Any, site_server: str):
+    """runtime.js never loads here (the page's modules fail): the gate starts Material's worker
+    on its own after its 4 s limit."""
+    page.route("**/assets/rankcards/runtime.js", lambda route: route.abort())
+    page.add_init_script(LISTEN)
+    page.goto(f"{site_server}en/")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting"]  # nobody said "go"
+    assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
