@@ -66,10 +66,10 @@ window.bareReady = performance.now();
 window.bareVersion = pyodide.runPython("import sys; sys.version.split()[0]");
 </script>"""
 
-# Installed before any page script: records main-thread long tasks, when the rankcards worker is
-# constructed (by runtime.js), and the time (ms since the
-# navigation start) of each demo view recomputed by Python (demo.js's `rankcards:demo` event,
-# caught in the capture phase; a demo primes its view as soon as the runtime is ready).
+# Installed before any page script: records main-thread long tasks, when runtime.js constructs
+# the rankcards worker, and the time (ms since the navigation start) of each demo view
+# recomputed by Python (demo.js's `rankcards:demo` event, caught in the capture phase; a demo
+# primes its view as soon as the runtime is ready).
 PROBE = """
 window.rcLongTasks = [];
 new PerformanceObserver((list) => {

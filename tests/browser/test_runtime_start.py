@@ -3,7 +3,7 @@
 runtime.js, a deferred module, starts it when the page's first demo or example is within one
 screen of the viewport, at once or when the reader scrolls near it; never while the page is
 parsed, where the worker's start-up competed with the theme's for the CPU and added long tasks
-without making the demo live sooner (README, "Browser runtime"). These tests count every
+without making the demo live sooner (README, "Benchmarks"). These tests count every
 ``Worker`` the page constructs (an init script wraps the constructor), so a second, orphaned
 worker cannot hide behind ``runtime.boots``; only the worker runtime.js names
 "rankcards-rehearsal" is not counted (once a first visit has kept a snapshot, it rehearses the

@@ -41,7 +41,7 @@
 // Why the worker starts no earlier than this deferred module runs (after the document and
 // Material's bundle): a worker started by an inline script while the page was parsed made the
 // demo live no sooner, on a first or a later visit, and its start-up, competing with the theme's
-// for the CPU, tripled the page's long tasks (README, "Browser runtime").
+// for the CPU, tripled the page's long tasks (README, "Benchmarks").
 import config from "./config.js";
 
 const EVENT = "rankcards:runtime";
