@@ -60,15 +60,6 @@ class RankcardsConfig(base.Config):  # type: ignore[no-untyped-call]
     """Copy the browser runtime (``rankcards.web``) into the site; off for quick text builds."""
 
 
-def _web() -> ModuleType | None:
-    """``rankcards.web``, or None: the browser runtime is optional for a text-only site."""
-    try:
-        from rankcards import web
-    except ImportError:
-        return None
-    return web
-
-
 class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-call]
     """Generate card, category, glossary and evaluate pages in every language."""
 
@@ -134,12 +125,22 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
                 f"{lang}/{page.name}" for page in pages if page.name != "index.md"
             ]
         config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
-        if self.config.web_assets:
-            self._add_web_assets(config)
+        self._add_web_assets(config)
         return config
 
+    def _web(self) -> ModuleType | None:
+        """``rankcards.web``, or None when ``web_assets`` is off or the browser runtime is not
+        installed (it is optional for a text-only site)."""
+        if not self.config.web_assets:
+            return None
+        try:
+            from rankcards import web
+        except ImportError:
+            return None
+        return web
+
     def _add_web_assets(self, config: MkDocsConfig) -> None:
-        web = _web()
+        web = self._web()
         if web is None:
             return
         scripts, styles = web.page_assets()
@@ -226,7 +227,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
         """Material's search worker waits while the Python runtime boots (rankcards.web)."""
-        web = _web() if self.config.web_assets else None
+        web = self._web()
         return web.gate_search(output) if web is not None else output
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -236,7 +237,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        web = _web() if self.config.web_assets else None
+        web = self._web()
         if web is not None:
             try:
                 web.write_assets(Path(config.site_dir), config)
