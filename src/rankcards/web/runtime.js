@@ -43,6 +43,7 @@
 // demo live no sooner, on a first or a later visit, and its start-up, competing with the theme's
 // for the CPU, tripled the page's long tasks (README, "Benchmarks").
 import config from "./config.js";
+import { interruptBuffer, signalStop } from "./interrupt.js";
 
 const EVENT = "rankcards:runtime";
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -59,7 +60,7 @@ class Runtime {
   #boot = null;
   #nextId = 1;
   #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
-  #interrupt = null; // Int32Array over a SharedArrayBuffer when crossOriginIsolated
+  #interrupt = null; // shared with the worker when crossOriginIsolated (see interrupt.js)
   #idlers = []; // resolve functions of idle() promises
   boots = 0; // workers started in this tab: stays 1 across instant navigation
   timings = null; // {interpreter, total, mode, snapshot}: the last boot, in the worker
@@ -131,7 +132,7 @@ class Runtime {
     const worker = new Worker(WORKER_URL, { type: "module" });
     this.#worker = worker;
     this.boots += 1;
-    if (globalThis.crossOriginIsolated) this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
+    if (globalThis.crossOriginIsolated) this.#interrupt = interruptBuffer();
     return new Promise((resolve, reject) => {
       const fail = (message) => {
         if (this.#worker !== worker) return;
@@ -189,10 +190,6 @@ class Runtime {
       if (handlers.timeout) {
         entry.timer = setTimeout(() => this.#end("timeout"), handlers.timeout);
       }
-      // A signal left by an earlier Stop must not interrupt this request. But while another
-      // request is in the worker, a set signal is a Stop on its way to that one: clearing it
-      // then (a demo's call during a Stop) lost the interrupt and the worker was restarted.
-      if (this.#interrupt && this.#pending.size === 0) Atomics.store(this.#interrupt, 0, 0);
       this.#pending.set(id, entry);
       this.#worker.postMessage({ id, ...message });
     });
@@ -222,16 +219,19 @@ class Runtime {
     if (data.restart) this.#restart("crashed");
   }
 
-  // Stop whatever runs: interrupt Python if we can, else (or if it does not yield in time)
-  // terminate the worker, fail the pending requests and boot a fresh worker in the background.
+  // Stop the runs in the worker: interrupt Python if we can, else (or if it does not yield in
+  // time) terminate the worker, fail the pending requests and boot a fresh one in the background.
   #end(reason) {
-    if (!this.#worker || this.#pending.size === 0) return;
+    // Stop ends runs: a demo's call queued behind one may take longer than the grace period
+    // without hanging, and must not make the worker restart.
+    const stopping = [...this.#pending].filter(([, { kind, stopped }]) => kind === "run" && !stopped);
+    if (!this.#worker || stopping.length === 0) return;
     for (const entry of this.#pending.values()) entry.reason = reason;
     if (this.#interrupt) {
-      Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt
-      // Stop ends runs: a demo's call queued behind the run may take longer than the grace
-      // period without hanging, and must not make the worker restart.
-      const stopping = [...this.#pending].filter(([, entry]) => entry.kind === "run");
+      // Each run is signalled once: a second Stop could set the signal again after the loop has
+      // read the first, and the request after it would be interrupted instead.
+      for (const [, entry] of stopping) entry.stopped = true;
+      signalStop(this.#interrupt, Math.max(...stopping.map(([id]) => id)));
       setTimeout(() => {
         // Only if what we interrupted still hangs (e.g. inside a C call): not a newer request.
         if (stopping.some(([id]) => this.#pending.has(id))) this.#restart(reason);

@@ -33,6 +33,7 @@
 
 import { BRIDGE } from "./bridge.js";
 import buildConfig from "./config.js";
+import { dropStaleSignal, resignal } from "./interrupt.js";
 import { prefetch } from "./prefetch.js";
 import {
   dropSnapshot,
@@ -54,6 +55,7 @@ let pyodide = null;
 // {ms, bytes} once this worker has stored one.
 const timings = {};
 let bridge = null; // the Python helpers defined in BRIDGE, as PyProxies
+let interrupt = null; // the buffer a Stop signals through, when the page is crossOriginIsolated
 const SNAPSHOT_IDLE_MS = 400;
 const SNAPSHOT_LOAD_LIMIT_MS = 15_000;
 let snapshotKey = null; // this build's Cache Storage key, null without Cache Storage
@@ -292,11 +294,11 @@ function scheduleIdleWork() {
 // While the page reacts to "booted", the modules its demos will call are imported. Python errors
 // are the demos' to report (the bridge ignores them); only a Stop can interrupt the imports, and
 // it was meant for the run queued behind them: the signal is raised again for that run.
-function preload(names, interrupt) {
+function preload(names) {
   try {
     bridge.preload(JSON.stringify(names));
   } catch (error) {
-    if (interrupt && error.type === "KeyboardInterrupt") Atomics.store(interrupt, 0, 2);
+    if (interrupt && error.type === "KeyboardInterrupt") resignal(interrupt);
   }
 }
 
@@ -317,6 +319,7 @@ function pythonError(error) {
 // fails before the files are there is tried again once they are (rankcards' functions have no
 // side effects).
 async function handle({ id, type, source, target, args }) {
+  if (interrupt) dropStaleSignal(interrupt, id);
   if (type === "run") {
     try {
       await placeFiles();
@@ -338,6 +341,9 @@ async function handle({ id, type, source, target, args }) {
     }
   } else if (type === "call") {
     let reply = callBridge(target, args);
+    // A Stop is never aimed at a call: one that reached it anyway was signalled as its run was
+    // ending (see interrupt.js), and the call is made again.
+    if (!reply.ok && reply.error.type === "KeyboardInterrupt") reply = callBridge(target, args);
     if (!reply.ok && missingFiles) {
       await placeFiles().catch(() => {});
       reply = callBridge(target, args);
@@ -366,9 +372,10 @@ self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
       const version = await booting;
-      if (data.interrupt) pyodide.setInterruptBuffer(data.interrupt);
+      interrupt = data.interrupt;
+      if (interrupt) pyodide.setInterruptBuffer(interrupt);
       postMessage({ type: "booted", ok: true, version, timings });
-      preload(data.preload ?? [], data.interrupt);
+      preload(data.preload ?? []);
       scheduleIdleWork();
     } catch (error) {
       postMessage({ type: "booted", ok: false, error: String(error.message ?? error) });
