@@ -266,25 +266,25 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
-            const onStdout = () => {
+            const onStdout = async () => {
                 if (call) return;
-                // Sent now, the call starts as the run ends, 50 ms on, and is still in Python
-                // when the Stop comes (it takes over 400 ms: see the slow call's test below);
-                // the page hears of the run's end only after the Stop.
+                // The call is sent after a few microtasks (call() awaits the runtime first);
+                // so is the Stop, still before the page can hear of the run's end. The run has
+                // ended at once, and the call, over 400 ms long (see the slow call's test
+                // below), is in Python when the Stop comes.
                 call = rt.call("rankcards.metrics:mean_reciprocal_rank",
                                [Array(300000).fill(["a", "b"]), Array(300000).fill(["b"])]);
-                setTimeout(() => {
-                    const until = performance.now() + busyMs;
-                    while (performance.now() < until) {}
-                    rt.stop();
-                }, 0);
+                for (let hop = 0; hop < 10; hop++) await null;
+                const until = performance.now() + busyMs;
+                while (performance.now() < until) {}
+                rt.stop();
             };
-            rt.run("print(1)\\nimport time\\ntime.sleep(0.05)", {onStdout}).then(async (run) => {
+            rt.run("print(1)", {onStdout}).then(async (run) => {
                 const value = await call.catch((error) => `rejected: ${error.message}`);
                 resolve({run: [run.output, run.reason], value, boots: rt.boots});
             });
         })""",
-        BUSY_MS // 2,
+        BUSY_MS // 3,
     )
     assert result == {"run": ["1\n", None], "value": 0.5, "boots": 1}
 
