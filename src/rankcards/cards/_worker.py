@@ -1,8 +1,9 @@
 """Subprocess side of :mod:`rankcards.cards._execute`: runs card code away from the build.
 
-Reads ``{"jobs": [...]}`` as JSON on stdin and answers one JSON line per job, in order, on a
-private copy of stdout (the real stdout is pointed at stderr, so card code writing to file
-descriptor 1 cannot corrupt the protocol). Jobs:
+Reads ``{"jobs": [...]}`` as JSON on stdin, writes ``{"ready": true}`` once started (each job's
+time limit counts from there), then answers one JSON line per job, in order, on a private copy of
+stdout (the real stdout is pointed at stderr, so card code writing to file descriptor 1 cannot
+corrupt the protocol). Jobs:
 
 * ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null}``, captured by
   :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses too);
@@ -47,6 +48,8 @@ def main() -> None:
     sys.stdin = io.StringIO()
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
+    answers.write(json.dumps({"ready": True}) + "\n")
+    answers.flush()
     for job in jobs:
         answer = _example(job["source"]) if job["kind"] == "example" else _demo(job["demo"])
         answers.write(json.dumps(answer) + "\n")
