@@ -120,6 +120,7 @@ def test_search_starts_after_its_time_limit_when_nothing_answers(page: Any, site
     page.route("**/assets/rankcards/runtime.js", lambda route: route.abort())
     page.add_init_script(LISTEN)
     page.goto(f"{site_server}en/")
-    page.wait_for_timeout(1000)
+    page.wait_for_function("rcGate.length > 0")  # the gate has started, and asks
+    page.wait_for_timeout(1000)  # time for an answer, well within the limit
     assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting"]  # nobody said "go"
     assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
