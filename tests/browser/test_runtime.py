@@ -179,19 +179,38 @@ def test_stop_interrupts_python_when_cross_origin_isolated(page, isolated_server
     assert page.evaluate("rt.boots") == 1  # KeyboardInterrupt: the same worker goes on
 
 
+# Page-side helpers for the races between a Stop and the requests around it.
+RACE_HELPERS = """() => {
+    window.busy = (ms) => {  // hold the page's thread: the worker goes on, the page hears nothing
+        const until = performance.now() + ms;
+        while (performance.now() < until) {}
+    };
+    window.demoCall = () => rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
+    window.slowCall = (relevant) =>  // over 400 ms here
+        rt.call("rankcards.metrics:mean_reciprocal_rank",
+                [Array(300000).fill(["a", "b"]), Array(300000).fill([relevant])]);
+    window.outcome = (call) => call.catch((error) => `rejected: ${error.message}`);
+}"""
+
+
+def _open_for_races(page: Any, base: str, examples: list[Any]) -> None:
+    _open(page, base, _first(examples))
+    page.evaluate(RACE_HELPERS)
+
+
 def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated_server, examples):
     """A demo may call Python right after a Stop: its request must not clear the signal the
     running loop has not read yet (it did, and the worker was restarted instead)."""
-    _open(page, isolated_server, _first(examples))
+    _open_for_races(page, isolated_server, examples)
     result = page.evaluate(
         """() => new Promise((resolve) => {
             let call = null;
             const onStdout = () => {
                 rt.stop();
-                call = rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
+                call = demoCall();
             };
             rt.run("print(1)\\nwhile True: pass", {onStdout}).then(async (run) => {
-                const value = await call.catch((error) => `rejected: ${error.message}`);
+                const value = await outcome(call);
                 resolve({reason: run.reason, value, boots: rt.boots});
             });
         })"""
@@ -209,20 +228,19 @@ def test_a_second_stop_does_not_interrupt_the_next_call(page, isolated_server, e
     """Stop pressed twice: the loop has already read the first signal when the second comes.
     The second must not be left in the buffer for the demo's call queued next (it was: print
     writes twice, and a test stopping on each write failed now and then in CI)."""
-    _open(page, isolated_server, _first(examples))
+    _open_for_races(page, isolated_server, examples)
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
             const onStdout = () => {
                 if (call) return;
                 rt.stop();
-                const until = performance.now() + busyMs;
-                while (performance.now() < until) {}
+                busy(busyMs);
                 rt.stop();
-                call = rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
+                call = demoCall();
             };
             rt.run("print(1)\\nwhile True: pass", {onStdout}).then(async (run) => {
-                const value = await call.catch((error) => `rejected: ${error.message}`);
+                const value = await outcome(call);
                 const next = await rt.run("print(2)");
                 resolve({reason: run.reason, value, next: [next.output, next.reason],
                          boots: rt.boots});
@@ -236,19 +254,18 @@ def test_a_second_stop_does_not_interrupt_the_next_call(page, isolated_server, e
 def test_a_stop_that_comes_after_its_run_ended_interrupts_nothing(page, isolated_server, examples):
     """Stop pressed as the run ends by itself: the worker has finished the run when the signal
     is set. Neither the demo's call sent after the Stop nor the next Run may be interrupted."""
-    _open(page, isolated_server, _first(examples))
+    _open_for_races(page, isolated_server, examples)
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
             const onStdout = () => {
                 if (call) return;
-                const until = performance.now() + busyMs;
-                while (performance.now() < until) {}
+                busy(busyMs);
                 rt.stop();
-                call = rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
+                call = demoCall();
             };
             rt.run("print(1)", {onStdout}).then(async (run) => {
-                const value = await call.catch((error) => `rejected: ${error.message}`);
+                const value = await outcome(call);
                 const next = await rt.run("print(2)");
                 resolve({run: [run.output, run.reason], value, next: [next.output, next.reason],
                          boots: rt.boots});
@@ -262,7 +279,7 @@ def test_a_stop_that_comes_after_its_run_ended_interrupts_nothing(page, isolated
 def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_server, examples):
     """The same late Stop, while the demo's call queued behind the run is already in Python:
     the signal interrupts the call (nothing can prevent it), and the worker makes it again."""
-    _open(page, isolated_server, _first(examples))
+    _open_for_races(page, isolated_server, examples)
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
@@ -272,15 +289,13 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
                 // so is the Stop, still before the page can hear of the run's end. The run has
                 // ended at once, and the call, over 400 ms long (see the slow call's test
                 // below), is in Python when the Stop comes.
-                call = rt.call("rankcards.metrics:mean_reciprocal_rank",
-                               [Array(300000).fill(["a", "b"]), Array(300000).fill(["b"])]);
+                call = slowCall("b");
                 for (let hop = 0; hop < 10; hop++) await null;
-                const until = performance.now() + busyMs;
-                while (performance.now() < until) {}
+                busy(busyMs);
                 rt.stop();
             };
             rt.run("print(1)", {onStdout}).then(async (run) => {
-                const value = await call.catch((error) => `rejected: ${error.message}`);
+                const value = await outcome(call);
                 resolve({run: [run.output, run.reason], value, boots: rt.boots});
             });
         })""",
@@ -292,18 +307,17 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
 def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(page, isolated_server, examples):
     """Stop ends the run; a demo's call waiting behind it then takes as long as it takes (here
     longer than the grace period) in the same worker: it used to restart the worker."""
-    _open(page, isolated_server, _first(examples))
+    _open_for_races(page, isolated_server, examples)
     result = page.evaluate(
         """() => new Promise((resolve) => {
             let call = null;
             const onStdout = () => {
-                call = rt.call("rankcards.metrics:mean_reciprocal_rank",
-                               [Array(300000).fill(["a", "b"]), Array(300000).fill(["a"])]);
+                call = slowCall("a");
                 setTimeout(() => rt.stop(), 50);  // the call is sent, and waits behind the run
             };
             rt.run("print(1)\\nwhile True: pass", {onStdout}).then(async (run) => {
                 const started = performance.now();
-                const value = await call.catch((error) => `rejected: ${error.message}`);
+                const value = await outcome(call);
                 resolve({reason: run.reason, value, boots: rt.boots,
                          slow: performance.now() - started > 400});
             });

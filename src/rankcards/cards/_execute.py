@@ -76,7 +76,8 @@ def _read_answers(
                 line, buffer = buffer.split(b"\n", 1)
                 if ready:
                     answers.append(json.loads(line))
-                ready = True
+                else:
+                    ready = True  # the worker's first line: it has started
                 deadline = time.monotonic() + timeout
     process.kill()
     process.wait()
