@@ -33,8 +33,12 @@ definition:
 key_points:
   es:
     - "TODO: punto clave o aplicación."
+    - "TODO: otro punto clave."
+    - "TODO: un tercer punto clave."
   en:
     - "TODO: key point or application."
+    - "TODO: another key point."
+    - "TODO: a third key point."
 intuition:
   es: "TODO: una analogía visual."
   en: "TODO: a visual analogy."
@@ -46,7 +50,7 @@ formula:
 code:
   source: |
     # TODO: a short example using rankcards.metrics; a final expression is shown like in a REPL.
-    from rankcards import metrics
+    from rankcards import metrics{toy_import}
   caption:
     es: "TODO: una línea sobre el ejemplo."
     en: "TODO: one line about the example."
@@ -55,9 +59,20 @@ related: []
 gotchas:
   es:
     - "TODO: trampas y variantes (p. ej. diferencias entre librerías)."
+    - "TODO: otra trampa."
+    - "TODO: una tercera trampa."
   en:
     - "TODO: gotchas and variants (e.g. how libraries differ)."
+    - "TODO: another gotcha."
+    - "TODO: a third gotcha."
+# At least 4 references, every link https:// (rankcards check).
 references:
+  - title: "TODO: author (year). Title."
+    url: https://example.org/TODO
+  - title: "TODO: author (year). Title."
+    url: https://example.org/TODO
+  - title: "TODO: author (year). Title."
+    url: https://example.org/TODO
   - title: "TODO: author (year). Title."
     url: https://example.org/TODO
 """
@@ -72,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rankcards.cards import SCHEMA_LINE
+    from rankcards.cards import METRIC_CATEGORIES, SCHEMA_LINE
 
     if not _SLUG.match(args.slug):
         print(
@@ -88,7 +103,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.dir.is_dir():
         print(f"rankcards new: --dir {args.dir}: not a directory", file=sys.stderr)
         return 2
-    text = _TEMPLATE.format(schema_line=SCHEMA_LINE, slug=args.slug, category=args.category)
+    toy_import = (
+        # A metric card's example starts from the shared toy ranking (rankcards check).
+        "\n    from rankcards.demos.toy import TOY" if args.category in METRIC_CATEGORIES else ""
+    )
+    text = _TEMPLATE.format(
+        schema_line=SCHEMA_LINE, slug=args.slug, category=args.category, toy_import=toy_import
+    )
     path.write_text(text, encoding="utf-8")
     print(f"created {path}: replace every TODO, then run `rankcards check`", file=sys.stderr)
     return 0
