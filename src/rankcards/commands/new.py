@@ -78,11 +78,18 @@ references:
 """
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from rankcards.cards import CATEGORIES
+def _categories() -> tuple[str, ...] | None:
+    """The card categories, or None without the site extra (`rankcards new` then says so)."""
+    try:
+        from rankcards.cards import CATEGORIES
+    except ModuleNotFoundError:
+        return None
+    return CATEGORIES
 
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("slug", metavar="SLUG", help="URL name: lowercase words joined by '-'")
-    parser.add_argument("--category", required=True, choices=CATEGORIES)
+    parser.add_argument("--category", required=True, choices=_categories())
     parser.add_argument("--dir", default="docs/cards", type=Path, help="cards directory")
 
 
