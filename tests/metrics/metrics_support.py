@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import unittest
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -68,3 +68,12 @@ def reference_dir() -> Path:
             raise AssertionError(f"{reason} (CI is set: what a test needs must be there)")
         raise unittest.SkipTest(reason)
     return folder
+
+
+def table(cases: list[tuple[object, ...]], check: Callable[..., None]) -> None:
+    """Run ``check(*case)`` for every row, naming the failing row."""
+    for case in cases:
+        try:
+            check(*case)
+        except AssertionError as error:
+            raise AssertionError(f"case {case!r}: {error}") from None
