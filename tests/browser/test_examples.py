@@ -1,11 +1,15 @@
 """Every card's runnable example in real Chromium: loads clean, runs to its build-time output.
 
 The build-time output is read from the built HTML (what a reader without JavaScript sees); the
-browser must reproduce it exactly for the unedited example, and CPython's runner too.
+browser must reproduce it exactly for the unedited example, and CPython's runner too. Those are
+one runner compared with itself: that the output states the right results (``equal: True``, the
+numbers the module computes) is tested in tests/content/test_example_claims.py, and here the page
+must show those very results (a broken example fails there, and its page here).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -53,6 +57,7 @@ def test_every_unedited_example_prints_its_build_time_output(page, site_server, 
     _runtime(page, site_server)
     for example in examples:
         assert run_example(example.source).output == example.output, example.url
+        assert not re.search(r"\bFalse\b|Traceback", example.output), example.url
         live = page.evaluate("(source) => rt.run(source)", example.source)
         assert live["output"] == example.output, example.url
         assert live["reason"] is None, example.url
