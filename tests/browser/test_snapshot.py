@@ -109,14 +109,15 @@ def test_first_visit_restores_the_shipped_snapshot_before_the_stdlib_arrives(pag
     page.evaluate(
         """() => {
             const code = "import difflib\\nprint(difflib.SequenceMatcher(None, 'a', 'b').ratio())";
+            window.released = false;
             window.ran = rt.run(code);
-            ran.then((result) => { window.ranResult = result; });
+            ran.then(() => { window.ranAfterRelease = window.released; });
         }"""
     )
-    page.wait_for_timeout(300)
-    assert page.evaluate("window.ranResult") is None  # still waiting for the library
+    page.evaluate("window.released = true")
     held[0].continue_()
     assert page.evaluate("ran")["output"] == "0.0\n"
+    assert page.evaluate("window.ranAfterRelease") is True  # it waited for the library
     assert page.console_errors == []
 
 
