@@ -8,10 +8,58 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics_support import raises
 
-from rankcards.metrics import Explanation, MeasureError, evaluate, explain
+from rankcards.metrics import Explanation, MeasureError, evaluate, explain, parse_measure
+from rankcards.metrics._registry import MEASURES
 
-#: every mean measure with an explanation, in the forms a card uses
-EXPLAINED = ["AP", "AP@3", "AP(rel=2)@5"]
+#: every mean measure of the registry, in the forms cards use (checked complete below)
+EXPLAINED = [
+    "RR",
+    "RR@3",
+    "RR(rel=2)",
+    "Success@1",
+    "Success@5",
+    "P@1",
+    "P@5",
+    "P(rel=2)@20",
+    "R@3",
+    "R(rel=2)@10",
+    "F1@3",
+    "F1@20",
+    "F1(rel=2)@5",
+    "Rprec",
+    "Rprec(rel=2)",
+    "AP",
+    "AP@3",
+    "AP(rel=2)@5",
+    "IPrec@0.0",
+    "IPrec@0.3",
+    "IPrec@0.5",
+    "IPrec@1.0",
+    "IPrec(rel=2)@0.25",
+    "nDCG",
+    "nDCG@3",
+    "nDCG(dcg=exp-log2)",
+    "nDCG(dcg=exp-log2)@5",
+    "ERR",
+    "ERR@1",
+    "ERR@5",
+    "bpref",
+    "bpref(rel=2)",
+    "RBP",
+    "RBP(p=0.5)",
+    "RBP(p=0.95)",
+    "Judged",
+    "Judged@1",
+    "Judged@5",
+    "Judged@30",
+]
+
+
+def test_every_mean_measure_has_an_explanation() -> None:
+    means = [m for m in MEASURES if m.aggregate == "mean"]
+    assert [m.name for m in means if m.explain is None] == []
+    assert {parse_measure(name).measure.name for name in EXPLAINED} == {m.name for m in means}
+
 
 DOCS = [f"d{i}" for i in range(12)]
 
