@@ -33,8 +33,15 @@ def compute(query: Query, args: Args) -> float:
         if label > 0:
             dcg += (2**label - 1 if exponential else label) / log2(rank + 2)
     ideal = 0.0
-    for rank, label in enumerate(_ideal_labels(query, k)):
-        ideal += (2**label - 1 if exponential else label) / log2(rank + 2)
+    rank = 0
+    levels = query.levels
+    for label in range(len(levels) - 1, 0, -1):
+        value = 2**label - 1 if exponential else label
+        for _ in range(levels[label]):
+            if k is not None and rank >= k:
+                break
+            ideal += value / log2(rank + 2)
+            rank += 1
     return dcg / ideal if ideal > 0.0 else 0.0
 
 
