@@ -42,7 +42,12 @@ CASES = {
     "bad-latex": (27, 10, "formula.latex", "invalid LaTeX $\\frac{1}{\\mathrm{rank}$: KaTeX"),
     "bad-inline-latex": (30, 9, "formula.where.en", "invalid LaTeX $\\mathrm{rank$: KaTeX parse"),
     # The column of the first English word inside the single-quoted scalar.
-    "english-formula": (28, 81, "formula.latex.es", "English word 'otherwise' in the Spanish formula"),
+    "english-formula": (
+        28,
+        81,
+        "formula.latex.es",
+        "English word 'otherwise' in the Spanish formula",
+    ),
     "english-shared-formula": (
         27,
         42,

@@ -19,8 +19,39 @@ from rankcards.cards._yaml import Marks
 # English words a formula's text uses and Spanish never does (``a``, ``no``, ``con`` are Spanish
 # words too, so they are not here).
 ENGLISH_WORDS = frozenset(
-    "if otherwise else for and or where when with then such that the of is are all each every "
-    "not only from to in at by unless given which while whenever".split()
+    {
+        "if",
+        "otherwise",
+        "else",
+        "for",
+        "and",
+        "or",
+        "where",
+        "when",
+        "with",
+        "then",
+        "such",
+        "that",
+        "the",
+        "of",
+        "is",
+        "are",
+        "all",
+        "each",
+        "every",
+        "not",
+        "only",
+        "from",
+        "to",
+        "in",
+        "at",
+        "by",
+        "unless",
+        "given",
+        "which",
+        "while",
+        "whenever",
+    }
 )
 # The groups whose content KaTeX prints as words.
 _WORD_GROUP = re.compile(

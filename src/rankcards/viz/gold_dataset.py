@@ -7,8 +7,8 @@ shows MRR@K, Hit Rate@K and Recall@K per query and overall, computed by
 button that cycles 0 -> 1 -> 2 -> 3 -> 0 and stores the change in ``state["edits"]`` (keys
 ``"<query>/<doc>"``), so one edited judgment visibly moves every metric of both systems. That is
 the card's lesson: the numbers are only as good as the gold labels. A retrieved document with no
-judgment shows "–", not 0: it counts as not relevant, like a 0, but nobody judged it (the
-confusion the card warns about); pressing it records a first judgment, 0.
+judgment shows an en dash (``UNJUDGED``), not 0: it counts as not relevant, like a 0, but nobody
+judged it (the confusion the card warns about); pressing it records a first judgment, 0.
 
 The BM25 index and its rankings are computed once per process (they do not depend on the
 state); the random ranking depends only on ``(seed, query)``.
@@ -135,13 +135,11 @@ def _scores(ranked: dict[str, list[str]], relevant: dict[str, set[str]], k: int)
     return {"per_query": per_query, "overall": overall}
 
 
-UNJUDGED = "–"  # what the view shows for a document with no judgment (never "0")
+UNJUDGED = "\u2013"  # an en dash: what the view shows for a document with no judgment (never "0")
 
 
-def _grade_button(
-    qid: str, doc: str, grade: int | None, edited: bool, t: dict, lang: str
-) -> Html:
-    """The grade as a button; ``None`` (unjudged) shows "–" and its first press judges it 0."""
+def _grade_button(qid: str, doc: str, grade: int | None, edited: bool, t: dict, lang: str) -> Html:
+    """The grade as a button; ``None`` (unjudged) shows ``UNJUDGED``, pressed it judges 0."""
     nxt = 0 if grade is None else (grade + 1) % 4
     label = (
         t["unjudged"].format(doc=doc, next=nxt)
@@ -239,10 +237,7 @@ def view(state: dict[str, Any], lang: str) -> str:
     detail = el(
         "div",
         {"class": "rc-gold-detail", "style": "display: flex; flex-wrap: wrap; gap: 0 1.5rem"},
-        [
-            _top_list(s, qid, ranked[s][qid], gold, qrels, edits, k, level, t, lang)
-            for s in SYSTEMS
-        ],
+        [_top_list(s, qid, ranked[s][qid], gold, qrels, edits, k, level, t, lang) for s in SYSTEMS],
     )
     rows = []
     for q in gold.queries:
