@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
 
@@ -201,17 +202,34 @@ def test_index_sweep_shows_a_machine_independent_cost_that_grows_with_nprobe():
     assert values["distances"] == values["distances:4"]
 
 
-def test_index_timing_keeps_the_best_of_enough_passes():
-    ticks = iter(range(1000))
+def test_index_timing_takes_turns_and_keeps_the_best_of_enough_passes():
+    now = [0.0]
+    cost = {"fast": 0.001, "slow": 0.010}  # seconds per query, on a fake clock
+    order = []
 
-    def clock() -> float:  # a fake clock: every call is one millisecond later
-        return next(ticks) / 1000
+    def search(name):
+        def run(query):
+            order.append(name)
+            now[0] += cost[name]
+            return [query]
 
-    calls = []
-    _, best, passes = index_benchmarking._timed(calls.append, [1, 2], clock=clock)
-    # 1 ms per pass: at least _MIN_PASSES, and more until they add up to _MIN_SECONDS.
-    expected = max(index_benchmarking._MIN_PASSES, round(index_benchmarking._MIN_SECONDS / 0.001))
-    assert passes == expected and len(calls) == 2 * passes and best == pytest.approx(0.001)
+        return run
+
+    timings = index_benchmarking._interleaved(
+        {name: search(name) for name in cost}, [1, 2], clock=lambda: now[0]
+    )
+    fast, slow = timings["fast"], timings["slow"]
+    # 2 ms per fast pass: passes until they add up to _MIN_SECONDS; 20 ms per slow pass: the
+    # minimum number of passes.
+    assert fast.passes == max(
+        index_benchmarking._MIN_PASSES, math.ceil(index_benchmarking._MIN_SECONDS / 0.002)
+    )
+    assert slow.passes == index_benchmarking._MIN_PASSES
+    assert fast.best == pytest.approx(0.002) and slow.best == pytest.approx(0.020)
+    assert fast.results == [[1], [2]]
+    # Turns: the settings alternate pass by pass while both still need passes.
+    passes = [order[i] for i in range(0, len(order), 2)]
+    assert passes[: 2 * index_benchmarking._MIN_PASSES] == ["fast", "slow"] * 3
 
 
 def test_index_view_says_qps_is_one_over_latency_only_because_the_run_is_sequential():

@@ -8,9 +8,10 @@ the exact neighbours and time the queries. Recall is
 k-recall@k of ANN papers - so it is deterministic; queries per second are measured in whatever
 Python runs the view (CPython at build time, Pyodide in the page): one pass answers every query
 in turn, in one thread, so QPS = queries / pass time = 1 / mean latency. Each point keeps its
-best pass of several, repeated until they add up to ``_MIN_SECONDS`` (a single pass of a few
-milliseconds was noise: nprobe 1 once measured slower than nprobe 2). Next to the live QPS the
-view shows a cost that does not depend on the machine: distance computations per query.
+best pass of several, taken in turns with the other points until they add up to
+``_MIN_SECONDS`` (a single pass of a few milliseconds was noise: nprobe 1 once measured slower
+than nprobe 2). Next to the live QPS the view shows a cost that does not depend on the machine:
+distance computations per query.
 
 Everything expensive is cached at module level, keyed by its parameters: the data, the exact
 answers, the index and one QPS measurement per ``nprobe`` (the current point is re-measured on
@@ -26,10 +27,12 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rankcards.demos.ivf import IVFIndex
-from rankcards.demos.vectors import Vectors, exact_knn, ground_truth, synthetic
+from rankcards.demos.vectors import Vector, Vectors, exact_knn, ground_truth, synthetic
 from rankcards.metrics import mean_recall_at_k
 from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
 
@@ -94,17 +97,43 @@ def _index(n_lists: int) -> IVFIndex:
     return IVFIndex(synthetic().data, n_lists=n_lists, seed=0)
 
 
-def _timed(search, queries, clock=time.perf_counter) -> tuple[list[list[int]], float, int]:
-    """Results, the best wall time of one sequential pass over all queries, and the number of
-    passes: at least ``_MIN_PASSES``, then more until they add up to ``_MIN_SECONDS``."""
-    best, total, passes = math.inf, 0.0, 0
-    results: list[list[int]] = []
-    while passes < _MAX_PASSES and (passes < _MIN_PASSES or total < _MIN_SECONDS):
-        started = clock()
-        results = [search(query) for query in queries]
-        elapsed = clock() - started
-        best, total, passes = min(best, elapsed), total + elapsed, passes + 1
-    return results, max(best, 1e-9), passes
+@dataclass
+class _Timing:
+    results: list[list[int]] = field(default_factory=list)
+    best: float = math.inf  # seconds of the fastest sequential pass over all queries
+    total: float = 0.0
+    passes: int = 0
+
+    @property
+    def enough(self) -> bool:
+        return self.passes >= _MAX_PASSES or (
+            self.passes >= _MIN_PASSES and self.total >= _MIN_SECONDS
+        )
+
+
+def _interleaved(
+    searches: Mapping[Hashable, Callable[[Vector], list[int]]],
+    queries: Sequence[Vector],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[Hashable, _Timing]:
+    """Time each search with sequential passes over all queries, taken in turns (one pass of
+    each setting per round), until each has ``_MIN_PASSES`` adding up to ``_MIN_SECONDS``.
+
+    Taking turns spreads a setting's passes over the whole measurement, so a burst of load on
+    the machine slows one pass of several settings instead of every pass of one of them, and
+    the best pass of each stays clean.
+    """
+    timings = {key: _Timing() for key in searches}
+    while pending := [key for key, timing in timings.items() if not timing.enough]:
+        for key in pending:
+            timing, search = timings[key], searches[key]
+            started = clock()
+            timing.results = [search(query) for query in queries]
+            elapsed = clock() - started
+            timing.best = min(timing.best, max(elapsed, 1e-9))
+            timing.total += elapsed
+            timing.passes += 1
+    return timings
 
 
 def _recall(found: list[list[int]]) -> float:
@@ -129,20 +158,28 @@ def _cost(nprobe: int) -> float:
 @functools.cache
 def _exact_qps() -> float:
     vectors = synthetic()
-    _, seconds, _ = _timed(lambda q: exact_knn(vectors.data, q, K), vectors.queries)
-    return len(vectors.queries) / seconds
+    timing = _interleaved({"exact": lambda q: exact_knn(vectors.data, q, K)}, vectors.queries)
+    return len(vectors.queries) / timing["exact"].best
 
 
-def _measure(nprobe: int, vectors: Vectors) -> float:
-    """Time the queries at ``nprobe``; the same results give the (cached) recall."""
+def _measure(settings: list[int], vectors: Vectors) -> dict[int, float]:
+    """Time the queries at each ``nprobe`` of ``settings`` (in turns); the same results give
+    the (cached) recall. Returns this measurement's QPS per setting."""
     index = _index(N_LISTS)
-    found, seconds, _ = _timed(lambda q: index.search(q, K, nprobe), vectors.queries)
-    _RECALL.setdefault(nprobe, _recall(found))
-    qps = len(vectors.queries) / seconds
-    # The curve keeps each setting's best run so far (ann-benchmarks keeps the best of several
-    # runs): a pass slowed down by something else on the machine does not bend the curve.
-    _QPS[nprobe] = max(_QPS.get(nprobe, 0.0), qps)
-    return qps
+
+    def at(nprobe: int) -> Callable[[Vector], list[int]]:
+        return lambda query: index.search(query, K, nprobe)
+
+    timings = _interleaved({p: at(p) for p in settings}, vectors.queries)
+    measured = {}
+    for nprobe in settings:
+        timing = timings[nprobe]
+        _RECALL.setdefault(nprobe, _recall(timing.results))
+        measured[nprobe] = len(vectors.queries) / timing.best
+        # The curve keeps each setting's best run so far (ann-benchmarks keeps the best of
+        # several runs): a pass slowed down by something else on the machine does not bend it.
+        _QPS[nprobe] = max(_QPS.get(nprobe, 0.0), measured[nprobe])
+    return measured
 
 
 def _label(x: float, y: float, text: str, size: int, anchor: str = "start") -> Html:
@@ -273,10 +310,8 @@ def view(state: dict[str, Any], lang: str) -> str:
     if not 1 <= nprobe <= N_LISTS:
         raise ValueError(f"nprobe: expected 1..{N_LISTS}, got {nprobe}")
     vectors, index = synthetic(), _index(N_LISTS)
-    live = _measure(nprobe, vectors)
-    for p in SWEEP:
-        if p not in _QPS:  # measured once per process; the current point is always re-measured
-            _measure(p, vectors)
+    # The sweep is measured once per process; the current point is re-measured on every call.
+    live = _measure([nprobe, *(p for p in SWEEP if p not in _QPS and p != nprobe)], vectors)[nprobe]
     exact = _exact_qps()
     sweep = sorted(set(SWEEP) | {nprobe})
     points = [(p, recall_at(p), _QPS[p]) for p in sweep]
