@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 
 import pytest
 
@@ -236,3 +237,15 @@ def test_index_view_says_qps_is_one_over_latency_only_because_the_run_is_sequent
     for lang, words in (("en", "one after another in one thread"), ("es", "una tras otra")):
         caption = read(index_benchmarking.view({"nprobe": 2}, lang)).texts
         assert any(words in text and "1 / " in text for text in caption), lang
+
+
+def test_index_chart_plots_the_machine_independent_speed_up_with_the_live_dots_beside_it():
+    html = index_benchmarking.view({"nprobe": 4}, "en")
+    line = re.search(r'<polyline points="([^"]+)"[^>]*data-series="fixed"', html)
+    assert line, "the fixed (distance-count) series"
+    ys = [float(point.split(",")[1]) for point in line.group(1).split()]
+    # Larger nprobe, more distances, less speed-up: the line only goes down (SVG y grows).
+    assert ys == sorted(ys) and len(set(ys)) == len(ys)
+    live = set(re.findall(r'data-live="(\d+)"', html))
+    assert live == {str(p) for p in index_benchmarking.SWEEP}
+    assert "distance computations saved" in html and "measured QPS / exact QPS" in html
