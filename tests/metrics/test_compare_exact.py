@@ -150,10 +150,22 @@ def test_bootstrap_p_inverts_the_percentile_interval() -> None:
     means = sorted(_stats.bootstrap_means(differences, 3000, 4))
     below = sum(m <= 0 for m in means)
     above = sum(m >= 0 for m in means)
+    assert 0 < min(below, above)  # p is not at its floor
     assert result.p == min(1.0, 2 * (1 + min(below, above)) / 3001)
     assert result.ci == (_stats._percentile(means, 0.025), _stats._percentile(means, 0.975))
     assert _stats.bootstrap_test([0.0] * 10, samples=100).p == 1.0
     assert _stats.bootstrap_test([0.1] * 10, samples=100).p == 2 / 101
+    # Resample means that are 0 in exact arithmetic but not in floats count as 0 on both
+    # sides: 1/3 + 1/6 - 1/2 style differences (here every resample is such a mix).
+    thirds = [0.1, 0.2, -0.3]
+    assert math.fsum([0.1, 0.2, -0.3]) != 0.0
+    exact_zero = _stats.bootstrap_test(thirds, samples=400, seed=2)
+    means = _stats.bootstrap_means(thirds, 400, 2)
+    zeros = sum(abs(m) < 1e-15 for m in means)
+    assert zeros > 0 and any(m != 0.0 for m in means if abs(m) < 1e-15)
+    below = sum(m < -1e-15 for m in means) + zeros
+    above = sum(m > 1e-15 for m in means) + zeros
+    assert exact_zero.p == min(1.0, 2 * (1 + min(below, above)) / 401)
 
 
 def test_percentile_interpolates_like_numpy() -> None:

@@ -347,7 +347,8 @@ def bootstrap_test(
     (``scipy.stats.bootstrap(method="percentile")``). The p-value is the one that inverts
     this interval: ``p = min(1, 2 min(1 + #{m* <= 0}, 1 + #{m* >= 0}) / (1 + samples))``,
     about the smallest ``alpha`` whose ``1 - alpha`` percentile interval leaves out 0 (the
-    ``+1`` counts the data as one resample, so ``p`` is never 0).
+    ``+1`` counts the data as one resample, so ``p`` is never 0). A mean within a relative
+    1e-9 of 0 counts on both sides: it is 0 up to rounding (e.g. 1/3 + 1/6 - 1/2).
 
     Reference:
         Efron & Tibshirani, An Introduction to the Bootstrap, 1993, sections 13.3 and 16.4;
@@ -362,8 +363,9 @@ def bootstrap_test(
     means.sort()
     tail = (1.0 - confidence) / 2.0
     ci = (_percentile(means, tail), _percentile(means, 1.0 - tail))
-    at_most_zero = sum(1 for m in means if m <= 0.0)
-    at_least_zero = sum(1 for m in means if m >= 0.0)
+    band = 1e-9 * mean([abs(d) for d in differences])  # rounding must not pick 0's side
+    at_most_zero = sum(1 for m in means if m <= band)
+    at_least_zero = sum(1 for m in means if m >= -band)
     p = min(1.0, 2.0 * (1 + min(at_most_zero, at_least_zero)) / (1 + samples))
     return TestResult(mean(differences), p, ci)
 
