@@ -138,9 +138,26 @@ def test_bootstrap_draws_are_uniform_picks_with_rejection() -> None:
 
 
 def test_bootstrap_of_a_constant_is_that_constant() -> None:
-    # Any lost or extra draw would move the mean away from 1.0.
-    for n in (5, 999, 2000, 65536):
-        assert set(_stats.bootstrap_means([1.0] * n, 30, 3)) == {1.0}
+    # Any lost or extra draw would move the mean away from 1.0; 65,537 values take the
+    # random.choices path.
+    for n, samples in ((1, 30), (2, 30), (5, 30), (999, 30), (2000, 30), (65536, 3), (65537, 3)):
+        assert set(_stats.bootstrap_means([1.0] * n, samples, 3)) == {1.0}, n
+
+
+def test_bootstrap_beyond_65536_values_is_seeded_and_uniform() -> None:
+    values = [float(i % 2) for i in range(65537)]
+    means = _stats.bootstrap_means(values, 4, 1)
+    assert means == _stats.bootstrap_means(values, 4, 1) != _stats.bootstrap_means(values, 4, 2)
+    assert all(abs(m - 0.5) < 4 * 0.5 / math.sqrt(65537) for m in means)
+
+
+def test_bootstraps_of_a_call_equal_each_bootstrap_alone() -> None:
+    generator = random.Random(4)
+    vectors = [[generator.gauss(0, 1) for _ in range(300)] for _ in range(3)]
+    together = _stats.bootstrap_tests(vectors, samples=200, seed=9)
+    assert together == [_stats.bootstrap_test(v, samples=200, seed=9) for v in vectors]
+    assert _stats.bootstrap_tests([], samples=10) == []
+    assert "one length" in _raises(ValueError, _stats.bootstrap_tests, [[0.1, 0.2], [0.1]])
 
 
 def test_bootstrap_p_inverts_the_percentile_interval() -> None:
@@ -150,7 +167,7 @@ def test_bootstrap_p_inverts_the_percentile_interval() -> None:
     means = sorted(_stats.bootstrap_means(differences, 3000, 4))
     below = sum(m <= 0 for m in means)
     above = sum(m >= 0 for m in means)
-    assert 0 < min(below, above)  # p is not at its floor
+    assert min(below, above) > 0  # p is not at its floor
     assert result.p == min(1.0, 2 * (1 + min(below, above)) / 3001)
     assert result.ci == (_stats._percentile(means, 0.025), _stats._percentile(means, 0.975))
     assert _stats.bootstrap_test([0.0] * 10, samples=100).p == 1.0

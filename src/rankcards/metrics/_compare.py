@@ -159,10 +159,18 @@ def compare_scores(
     )
     if test == "t" and size < 2:
         raise ValueError(f"the paired t-test needs at least 2 queries, got {size}")
+    keys = [(baseline, run, measure) for measure in measures for baseline, run in pairs]
+    differences = [
+        [b - a for a, b in zip(scores[base][m], scores[run][m], strict=True)]
+        for base, run, m in keys
+    ]
+    # Every bootstrap of the call in one pass of draws (each as if drawn alone with seed).
+    intervals = (
+        _stats.bootstrap_tests(differences, samples, seed, CONFIDENCE) if test != "t" else []
+    )
     comparisons = [
-        _compare(baseline, run, measure, scores, test, samples, seed)
-        for measure in measures
-        for baseline, run in pairs
+        _compare(key, d, test, samples, seed, intervals[index] if intervals else None)
+        for index, (key, d) in enumerate(zip(keys, differences, strict=True))
     ]
     p_values = [float(row["p"]) for row in comparisons]  # type: ignore[arg-type]
     adjusted = (
@@ -225,30 +233,27 @@ def compare_runs(
 
 
 def _compare(
-    baseline: str,
-    run: str,
-    measure: str,
-    scores: Mapping[str, Mapping[str, Sequence[float]]],
+    key: tuple[str, str, str],
+    differences: list[float],
     test: Test,
     samples: int,
     seed: int,
+    interval: _stats.TestResult | None,
 ) -> dict[str, object]:
-    """One comparison, before the correction."""
-    before, after = scores[baseline][measure], scores[run][measure]
-    differences = [b - a for a, b in zip(before, after, strict=True)]
+    """One comparison (``key`` = baseline, run, measure), before the correction;
+    ``interval`` is the bootstrap of ``differences`` (None for the t-test)."""
     if test == "t":
         result = _stats.paired_t_test(differences, CONFIDENCE)
-        ci = result.ci
+    elif test == "wilcoxon":
+        result = _stats.wilcoxon_signed_rank(differences)
+    elif test == "randomization":
+        result = _stats.randomization_test(differences, samples, seed)
     else:
-        interval = _stats.bootstrap_test(differences, samples, seed, CONFIDENCE)
-        ci = interval.ci
-        if test == "wilcoxon":
-            result = _stats.wilcoxon_signed_rank(differences)
-        elif test == "randomization":
-            result = _stats.randomization_test(differences, samples, seed)
-        else:
-            result = interval
-    assert ci is not None  # both the t-test and the bootstrap give an interval
+        assert interval is not None
+        result = interval
+    ci = result.ci if test == "t" else interval.ci if interval else None
+    assert ci is not None  # the t-test and the bootstrap both give an interval
+    baseline, run, measure = key
     return {
         "baseline": baseline,
         "run": run,

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import math
 import random
-import sys
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import itemgetter
 
 #: At most this many non-zero differences: the randomization test enumerates every sign flip.
 EXACT_LIMIT = 16
@@ -359,47 +360,89 @@ def bootstrap_test(
         >>> result.ci[0] > 0.1 and result.ci[1] < 0.4, result.p
         (True, 0.0009995002498750624)
     """
-    means = bootstrap_means(differences, samples, seed)
-    means.sort()
+    return bootstrap_tests([differences], samples, seed, confidence)[0]
+
+
+def bootstrap_tests(
+    vectors: Sequence[Sequence[float]],
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> list[TestResult]:
+    """:func:`bootstrap_test` of each vector (all of one length), from one pass of draws.
+
+    Each result equals ``bootstrap_test(vector, samples, seed, confidence)``: every vector is
+    resampled with the same seeded draws, which are made once for all of them.
+    """
+    results = []
     tail = (1.0 - confidence) / 2.0
-    ci = (_percentile(means, tail), _percentile(means, 1.0 - tail))
-    band = 1e-9 * mean([abs(d) for d in differences])  # rounding must not pick 0's side
-    at_most_zero = sum(1 for m in means if m <= band)
-    at_least_zero = sum(1 for m in means if m >= -band)
-    p = min(1.0, 2.0 * (1 + min(at_most_zero, at_least_zero)) / (1 + samples))
-    return TestResult(mean(differences), p, ci)
+    for differences, means in zip(
+        vectors, bootstrap_means_many(vectors, samples, seed), strict=True
+    ):
+        means.sort()
+        ci = (_percentile(means, tail), _percentile(means, 1.0 - tail))
+        band = 1e-9 * mean([abs(d) for d in differences])  # rounding must not pick 0's side
+        at_most_zero = sum(1 for m in means if m <= band)
+        at_least_zero = sum(1 for m in means if m >= -band)
+        p = min(1.0, 2.0 * (1 + min(at_most_zero, at_least_zero)) / (1 + samples))
+        results.append(TestResult(mean(differences), p, ci))
+    return results
 
 
 def bootstrap_means(values: Sequence[float], samples: int, seed: int) -> list[float]:
     """The means of ``samples`` resamples with replacement of ``values`` (seeded).
 
-    Each draw is a uniform 16-bit number ``x`` from ``random.randbytes`` and picks
-    ``values[x % n]``; the numbers at or above the largest multiple of ``n`` that fits, which
-    would favour the first values, are rejected and drawn again, so every draw is uniform.
-    Gathering and summing then run in C (``sum(map(...))``), about 20 times faster than
-    ``random.choices``. More than 65,536 values fall back to ``random.choices``.
+    Example:
+        >>> bootstrap_means([1.0, 2.0, 3.0], 4, seed=0)
+        [3.0, 3.0, 2.3333333333333335, 2.3333333333333335]
     """
-    n = _at_least_one(values)
+    return bootstrap_means_many([values], samples, seed)[0]
+
+
+def bootstrap_means_many(
+    vectors: Sequence[Sequence[float]], samples: int, seed: int
+) -> list[list[float]]:
+    """:func:`bootstrap_means` of each vector (all of one length ``n``), with the same draws.
+
+    Each draw is a uniform 16-bit number ``x`` (little-endian, from ``random.randbytes``)
+    and picks position ``x % n``; the numbers at or above the largest multiple of ``n`` that
+    fits, which would favour the first positions, are rejected and drawn again, so every
+    draw is uniform. One ``operator.itemgetter`` of a resample's numbers then gathers the
+    values of every vector in C, about 20 times faster than ``random.choices``. Above 65,536
+    values, ``random.choices`` draws the positions.
+    """
+    if not vectors:
+        return []
+    n = _at_least_one(vectors[0])
+    if any(len(vector) != n for vector in vectors):
+        raise ValueError("bootstrap_means_many needs vectors of one length")
     if samples < 1:
         raise ValueError(f"samples must be an integer >= 1, got {samples}")
     generator = random.Random(seed)
+    sums: list[list[float]] = [[] for _ in vectors]
     if n > 1 << 16:
-        return [sum(generator.choices(values, k=n)) / n for _ in range(samples)]
+        positions = range(n)
+        for _ in range(samples):
+            picked = generator.choices(positions, k=n)
+            for column, vector in zip(sums, vectors, strict=True):
+                column.append(sum(map(vector.__getitem__, picked)))
+        return [[value / n for value in column] for column in sums]
     copies = (1 << 16) // n
-    accepted = n * copies  # draws x < accepted are uniform over the values
-    pool = list(values) * copies + [0.0] * ((1 << 16) - accepted)
+    accepted = n * copies  # draws x < accepted are uniform over the positions
+    pools = [list(vector) * copies + [0.0] * ((1 << 16) - accepted) for vector in vectors]
     high_limit, low_limit = divmod(accepted, 256)
     # Bytes above high_limit are rejected outright; translate(None, keep) deletes the others.
     keep = bytes(range(min(high_limit + 1, 256)))
-    little = sys.byteorder == "little"
-    draw, gather = generator.randbytes, pool.__getitem__
-
-    def resample_sum(count: int) -> float:
-        total = 0.0
+    draw = generator.randbytes
+    for _ in range(samples):
+        totals = [0.0] * len(pools)
+        count = n
         while count:
             raw = draw(2 * count)
-            numbers = memoryview(raw).cast("H") if little else _little_endian(raw)
-            total += sum(map(gather, numbers))  # rejected numbers gather 0.0
+            gather = itemgetter(*struct.unpack(f"<{count}H", raw))
+            for index, pool in enumerate(pools):  # rejected numbers gather 0.0
+                picked = gather(pool)
+                totals[index] += sum(picked) if count > 1 else picked  # one number: no tuple
             high, low = raw[1::2], raw[0::2]
             count = len(high.translate(None, keep))
             if high_limit < 256:  # on the boundary byte, the low byte decides
@@ -407,14 +450,9 @@ def bootstrap_means(values: Sequence[float], samples: int, seed: int) -> list[fl
                 while at != -1:
                     count += low[at] >= low_limit
                     at = high.find(high_limit, at + 1)
-        return total
-
-    return [resample_sum(n) / n for _ in range(samples)]
-
-
-def _little_endian(raw: bytes) -> list[int]:
-    """16-bit numbers of ``raw`` read little-endian (big-endian machines only)."""
-    return [raw[i] | raw[i + 1] << 8 for i in range(0, len(raw), 2)]
+        for column, resample_sum in zip(sums, totals, strict=True):
+            column.append(resample_sum / n)
+    return sums
 
 
 def _percentile(ordered: Sequence[float], q: float) -> float:
