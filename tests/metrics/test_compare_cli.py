@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -240,3 +242,10 @@ def test_a_run_from_standard_input(files: dict[str, str], capsys, monkeypatch) -
     assert from_stdin["runs"] == [files["a.run"], "-"]
     assert from_stdin["aggregate"]["-"] == from_file["aggregate"][files["b.run"]]
     assert from_stdin["comparisons"][0]["p"] == from_file["comparisons"][0]["p"]
+
+
+def test_importing_the_metrics_does_not_import_random() -> None:
+    # The page imports rankcards.metrics at boot; the tests import random only when they run.
+    code = "import sys, rankcards.metrics; print('random' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
