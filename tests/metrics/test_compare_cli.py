@@ -129,7 +129,31 @@ def test_table_reads_like_ranx(files: dict[str, str], capsys) -> None:
     p = _stats.paired_t_test([0.5, 0.0, 1.0])
     assert lines[4].split()[:7] == ["RR", b, "1.0000", a, "+0.5000", f"{p.p:.4f}", f"{p.p:.4f}"]
     assert lines[4].split()[-2:] == ["+1.00", "2/0/1"]
-    assert lines[-1] == "* p_adj < 0.05; delta, CI, W/L/T: run - baseline"
+    assert lines[-2:] == [
+        "* p_adj < 0.05; delta, CI, W/L/T: run - baseline; 95% CI: t-based",
+        "effect: mean(d) / sd(d) of the per-query differences d",
+    ]
+
+
+def test_table_shows_an_infinite_effect_a_zero_p_and_the_bootstrap_settings(
+    tmp_path: Path, capsys
+) -> None:
+    (tmp_path / "q").write_text("q1 0 a 1\nq2 0 b 1\n", encoding="utf-8")
+    (tmp_path / "miss.run").write_text("q1 Q0 x 1 1 s\nq2 Q0 x 1 1 s\n", encoding="utf-8")
+    (tmp_path / "hit.run").write_text("q1 Q0 a 1 1 s\nq2 Q0 b 1 1 s\n", encoding="utf-8")
+    paths = [str(tmp_path / name) for name in ("q", "hit.run", "miss.run")]
+    status, out, _ = _run(capsys, *paths, "-m", "RR")  # differences -1, -1: t is infinite
+    assert status == 0
+    row = out.splitlines()[4].split()
+    assert row[4:8] == ["-1.0000", "0.0000", "0.0000", "*"] and row[-2:] == ["-inf", "0/2/0"]
+    status, out, _ = _run(capsys, *paths, "-m", "RR", "--test", "wilcoxon", "--samples", "99")
+    assert out.splitlines()[-2].endswith("95% CI: bootstrap percentile, 99 resamples, seed 0")
+    status, out, _ = _run(capsys, *paths, "-m", "RR", "--test", "randomization", "--seed", "5")
+    assert out.startswith(
+        "Fisher's paired randomization test (all sign flips up to 16 non-zero differences, "
+        "else 10000 samples), two-sided; no correction; 2 queries"
+    )
+    assert out.splitlines()[-2].endswith("10000 resamples, seed 5")
 
 
 def test_table_marks_significant_rows_and_continues_all_pairs(tmp_path: Path, capsys) -> None:

@@ -39,7 +39,7 @@ _TEST_NAMES = {
     "t": "paired t-test",
     "wilcoxon": "Wilcoxon signed-rank test (normal approximation)",
     "randomization": "Fisher's paired randomization test",
-    "bootstrap": "paired bootstrap test (percentile interval)",
+    "bootstrap": "paired bootstrap test (percentile interval of the mean difference)",
 }
 
 
@@ -186,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:
-        sys.stdout.write(render_table(result, len(paired.queries), args.complete, args.samples))
+        sys.stdout.write(
+            render_table(result, len(paired.queries), args.complete, args.samples, args.seed)
+        )
     return 0
 
 
@@ -216,7 +218,9 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def render_table(result: dict[str, object], queries: int, complete: bool, samples: int) -> str:
+def render_table(
+    result: dict[str, object], queries: int, complete: bool, samples: int, seed: int
+) -> str:
     """The comparison as an aligned text table, one block of rows per measure.
 
     Each run has a row with its mean; each comparison where it is the run (not the baseline)
@@ -248,8 +252,8 @@ def render_table(result: dict[str, object], queries: int, complete: bool, sample
         for row in rows
     ]
     method = _TEST_NAMES[str(test)]
-    if test in ("randomization", "bootstrap"):
-        method += f", {samples} samples"
+    if test == "randomization":
+        method += f" (all sign flips up to 16 non-zero differences, else {samples} samples)"
     corrected = (
         "no correction"
         if correction == "none"
@@ -261,8 +265,14 @@ def render_table(result: dict[str, object], queries: int, complete: bool, sample
         else "the qrels queries any run retrieved; a missing one scores 0"
     )
     above = f"{method}, two-sided; {corrected}; {queries} queries ({chosen})"
-    below = f"* p_adj < {alpha}; delta, CI, W/L/T: run - baseline"
-    return "\n".join([above, "", *lines, "", below]) + "\n"
+    interval = (
+        "t-based" if test == "t" else f"bootstrap percentile, {samples} resamples, seed {seed}"
+    )
+    below = [
+        f"* p_adj < {alpha}; delta, CI, W/L/T: run - baseline; 95% CI: {interval}",
+        "effect: mean(d) / sd(d) of the per-query differences d",
+    ]
+    return "\n".join([above, "", *lines, "", *below]) + "\n"
 
 
 def _cells(row: dict[str, object]) -> list[str]:
@@ -275,14 +285,14 @@ def _cells(row: dict[str, object]) -> list[str]:
         _p_text(float(row["p_adjusted"])),  # type: ignore[arg-type]
         "*" if row["significant"] else "",
         f"[{low:+.4f}, {high:+.4f}]",
-        "inf" if effect is None else f"{effect:+.2f}",
+        f"{'-' if float(row['delta']) < 0 else '+'}inf" if effect is None else f"{effect:+.2f}",  # type: ignore[arg-type]
         f"{row['wins']}/{row['losses']}/{row['ties']}",
     ]
 
 
 def _p_text(p: float) -> str:
-    """Four decimals, or two significant digits below 0.0001 (so that it never reads 0)."""
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+    """Four decimals, or two significant digits below 0.0001 (so that only 0 reads 0)."""
+    return f"{p:.4f}" if p >= 1e-4 or p == 0.0 else f"{p:.1e}"
 
 
 def _stdin() -> io.TextIOWrapper:
