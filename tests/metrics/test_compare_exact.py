@@ -270,6 +270,18 @@ def test_paired_queries_are_those_any_run_retrieved_or_all_with_complete() -> No
     assert "counter" in _raises(ValueError, paired_scores, QRELS, RUNS, ["num_ret"])
 
 
+def test_a_query_missing_from_a_run_scores_0_on_every_measure() -> None:
+    names = ["RR", "Success@10", "P@10", "R@10", "F1@10", "Rprec", "AP", "IPrec@0.0", "nDCG",
+             "nDCG(dcg=exp-log2)@5", "ERR@10", "bpref", "RBP(p=0.8)", "Judged@10"]  # fmt: skip
+    qrels = {"q1": {"a": 1, "b": 2, "c": 0}, "q2": {"d": 1}}
+    runs = {"has": {"q1": {"a": 2.0, "c": 1.0}}, "lacks": {"q2": {"d": 1.0}}}
+    paired = paired_scores(qrels, runs, names)
+    assert paired.queries == ("q1", "q2")
+    assert all(paired.scores["lacks"][name][0] == 0.0 for name in paired.scores["lacks"])
+    assert all(paired.scores["has"][name][1] == 0.0 for name in paired.scores["has"])
+    assert paired.scores["has"]["AP"][0] > 0 and paired.scores["lacks"]["AP"][1] == 1.0
+
+
 def test_compare_result_shape_and_numbers() -> None:
     result = compare_runs(QRELS, RUNS, ["RR", "P@1"], test="t", correction="bonferroni")
     assert list(result) == [
