@@ -19,6 +19,7 @@ from rankcards import __version__
 # name -> module under rankcards.commands; the order is the order of `rankcards --help`.
 _COMMANDS: dict[str, str] = {
     "eval": "eval_cmd",
+    "compare": "compare",
     "check": "check",
     "new": "new",
     "schema": "schema",
