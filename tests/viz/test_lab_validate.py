@@ -224,3 +224,12 @@ def test_a_measure_without_explanation_is_refused_with_the_fix(
         'demo.lab.measure: "AP@k": AP has no per-rank explanation yet, which the lab shows: add '
         "an explain() next to its compute() in rankcards.metrics (see _ap.py)"
     ]
+
+
+@pytest.mark.usefixtures("every_measure_explained")
+def test_a_relevance_level_above_1_needs_graded_labels() -> None:
+    assert lab_problems({"measure": "P(rel=2)@k", "k": 3}) == []  # graded by default
+    assert lab_problems({"measure": "P(rel=2)@k", "k": 3, "labels": "binary"}) == [
+        'demo.lab.labels: "P(rel=2)@k" counts grades >= 2 as relevant, and binary labels are '
+        "all 1: use labels: graded"
+    ]

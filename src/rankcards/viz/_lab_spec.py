@@ -110,9 +110,15 @@ def cutoff_variant(name: str) -> str | None:
 def default_labels(written: str) -> str:
     """``graded`` for measures whose gain is the grade (nDCG, ERR, RBP ...), else ``binary``."""
     try:
-        return "graded" if _parsed(written).measure.name in _GAIN_BASED else "binary"
+        spec = _parsed(written)
     except MeasureError:
         return "binary"
+    return "graded" if spec.measure.name in _GAIN_BASED or _rel(spec) > 1 else "binary"
+
+
+def _rel(spec: MeasureSpec) -> int:
+    """The measure's own relevance level (``P(rel=2)``), 1 when it takes the evaluation's."""
+    return int(dict(spec.params).get("rel", 1))
 
 
 def _close_names(written: str) -> str:
@@ -255,7 +261,7 @@ def lab_problems(spec: object) -> list[str]:
         return [f"demo.lab.{unknown[0]}: unknown field (expected one of: {', '.join(FIELDS)})"]
     written = spec.get("measure")
     problems = _measure_problems(written)
-    labels = spec.get("labels", "binary")
+    labels = spec.get("labels") or default_labels(written if isinstance(written, str) else "")
     if labels not in LABELS:
         problems.append(f"demo.lab.labels: {labels!r} is not one of: {', '.join(LABELS)}")
         labels = "binary"
@@ -265,6 +271,11 @@ def lab_problems(spec: object) -> list[str]:
     assert isinstance(written, str)
     queries = spec.get("queries") or toy_queries(labels)
     problems.extend(_k_problems(spec, written, _longest(queries)))
+    if labels == "binary" and "labels" in spec and _rel(_parsed(written)) > 1:
+        problems.append(
+            f'demo.lab.labels: "{written}" counts grades >= {_rel(_parsed(written))} as '
+            "relevant, and binary labels are all 1: use labels: graded"
+        )
     problems.extend(_conventions_problems(spec.get("conventions"), written))
     return problems
 

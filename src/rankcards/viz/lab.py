@@ -20,7 +20,7 @@ returns nothing for them (shown with the averaging convention only).
 >>> html = view(state, "en")
 >>> 'data-metric="value:q1" data-value="0.5833333333333333"' in html  # (1/2 + 2/3) / 2
 True
->>> 'data-metric="mean" data-value="0.2916666666666667"' in html
+>>> 'data-metric="mean" data-value="0.29166666666666663"' in html  # q2 judged, counts 0
 True
 """
 
