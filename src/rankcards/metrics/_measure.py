@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Literal
 
 from ._query import Args, Query
+from ._terms import Terms
 
 Cutoff = Literal["none", "optional", "required"]
 Aggregate = Literal["mean", "sum", "count"]
@@ -63,6 +64,8 @@ class Measure:
     trec_eval_params: tuple[tuple[str, float], ...] = ()
     #: how per-query values combine: mean over queries, sum (counters), or count of queries
     aggregate: Aggregate = "mean"
+    #: the per-query terms behind the value (see ``_terms``); every mean measure has one
+    explain: Callable[[Query, Args], Terms] | None = None
 
     @property
     def is_counter(self) -> bool:

@@ -1,0 +1,53 @@
+"""The per-query terms a measure module reports next to its value, for explanations.
+
+A measure's ``explain(query, args)`` returns :class:`Terms`: one :class:`Term` per rank it looked
+at, the numerator and denominator its value is, and named scalars. Terms know ranks and labels
+only; :func:`rankcards.metrics.explain` adds the document ids and grades of the ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ._query import Query
+
+
+@dataclass(frozen=True)
+class Term:
+    """What one rank adds: ``rank`` is 0-based; ``grade`` is set only on ideal-ranking terms."""
+
+    rank: int
+    contribution: float
+    expression: str
+    detail: Mapping[str, float] = field(default_factory=dict)
+    grade: int | None = None
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A measure's value for one query written as ``numerator / denominator``."""
+
+    steps: tuple[Term, ...]
+    numerator: float
+    denominator: float
+    quantities: Mapping[str, float]
+    ideal: tuple[Term, ...] = ()
+
+
+def labels_by_rank(query: Query, k: int | None = None) -> list[int | None]:
+    """Label at each retrieved rank (top ``k`` if given); None where the document is unjudged."""
+    depth = query.num_ret if k is None else min(k, query.num_ret)
+    labels: list[int | None] = [None] * depth
+    for rank, label in zip(query.ranks, query.labels, strict=True):
+        if rank >= depth:
+            break
+        labels[rank] = label
+    return labels
+
+
+def number(value: float) -> str:
+    """A number as an expression shows it: integers without a point, others to 4 decimals."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.4f}".rstrip("0")
