@@ -433,9 +433,9 @@ def test_bpref_demo_judges_every_listed_document():
 
 def test_bpref_example_output():
     out = _run_example("bpref", "en")
-    assert "only relevant judged: bpref = 0.6667   R@5 = 0.6667" in out
+    assert "only relevant: bpref = 0.6667  R@5 = 0.6667" in out
     assert "q3: bpref = 0.0000  AP = 0.3667  Judged@5 = 0.6" in out
-    assert "mean: bpref = 0.3333  MAP = 0.4250  Judged@5 = 0.6" in out
+    assert "mean: bpref = 0.3333  AP = 0.4250  Judged@5 = 0.6" in out
     assert "u1, u2 + q1  bpref = 0.3333  AP = 0.1944" in out
     assert "mean with /R (paper) = 0.4861" in out
 
