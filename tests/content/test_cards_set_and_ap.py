@@ -170,6 +170,10 @@ def _f1_at_k_claims() -> Claims:
     claims.states("0.206", means["F1@10"])
     claims.states("0.2057", means["F1@10"])
     p, r = means["P@5"], means["R@5"]
+    # trec_eval's set_F.2 (x = 2, where F has beta squared) against the usual F2, on q1
+    p1, r1 = precision_at_k(q1.ranking, q1.relevant, 5), recall_at_k(q1.ranking, q1.relevant, 5)
+    claims.states("0.5455", 3 * p1 * r1 / (r1 + 2 * p1))
+    claims.states("0.5882", 5 * p1 * r1 / (4 * p1 + r1))
     claims.states("0.2", p2)
     claims.states("0.25", p)
     claims.states("0.667", r)
@@ -189,6 +193,14 @@ def _f1_at_k_claims() -> Claims:
 
 def _counts(depth: int | None) -> dict[str, dict[str, float]]:
     return evaluate(QRELS, RUN, ["num_ret", "num_rel_ret"], depth=depth).per_query
+
+
+def test_pytrec_eval_set_f_parameter_is_not_beta():
+    """The card: ir_measures' SetF(beta=2) -> pytrec_eval set_F_2.0 = 3PR/(R + 2P) on q1."""
+    pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier, in .[dev]")
+    q1 = {"q1": QRELS["q1"]}
+    got = pytrec_eval.RelevanceEvaluator(q1, {"set_F_2.0"}).evaluate({"q1": RUN["q1"]})
+    assert round(got["q1"]["set_F"], 4) == 0.5455
 
 
 def test_f1_at_k_is_2h_over_k_plus_r_and_equals_r_precision_at_r():
