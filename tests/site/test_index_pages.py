@@ -60,6 +60,8 @@ def test_home_lists_every_card_once_in_category_reading_order(cards, env, lang):
     for category in order:
         assert CATEGORY_INTROS[lang][category] in home
     assert 'class="grid cards"' in home
+    one = {"en": "(1 card)", "es": "(1 tarjeta)"}[lang]  # the statistics category holds one
+    assert one in home and "(1 cards)" not in home and "(1 tarjetas)" not in home
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -96,6 +96,7 @@ STRINGS = {
         "cards_in_category": "Cards in this category",
         "glossary_intro": "All {count} concepts, in alphabetical order.",
         "cards_count": "{count} cards",
+        "cards_count_one": "1 card",
         "see": "see",
     },
     "es": {
@@ -118,6 +119,7 @@ STRINGS = {
         "cards_in_category": "Tarjetas de esta categoría",
         "glossary_intro": "Los {count} conceptos, en orden alfabético.",
         "cards_count": "{count} tarjetas",
+        "cards_count_one": "1 tarjeta",
         "see": "véase",
     },
 }
