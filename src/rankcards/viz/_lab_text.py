@@ -98,7 +98,6 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "avg_run": "queries in the run and the qrels (trec_eval)",
         "avg_all": "every qrels query, -c",
         "over": "over {n} queries",
-        "default": "default",
     },
     "es": {
         "per_query": "{measure} por consulta",
@@ -135,7 +134,6 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "avg_run": "consultas del run y de los qrels (trec_eval)",
         "avg_all": "todas las consultas de los qrels, -c",
         "over": "sobre {n} consultas",
-        "default": "por defecto",
     },
 }
 
