@@ -8,10 +8,58 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics_support import raises
 
-from rankcards.metrics import Explanation, MeasureError, evaluate, explain
+from rankcards.metrics import Explanation, MeasureError, evaluate, explain, parse_measure
+from rankcards.metrics._registry import MEASURES
 
-#: every mean measure with an explanation, in the forms a card uses
-EXPLAINED = ["AP", "AP@3", "AP(rel=2)@5"]
+#: every mean measure of the registry, in the forms cards use (checked complete below)
+EXPLAINED = [
+    "RR",
+    "RR@3",
+    "RR(rel=2)",
+    "Success@1",
+    "Success@5",
+    "P@1",
+    "P@5",
+    "P(rel=2)@20",
+    "R@3",
+    "R(rel=2)@10",
+    "F1@3",
+    "F1@20",
+    "F1(rel=2)@5",
+    "Rprec",
+    "Rprec(rel=2)",
+    "AP",
+    "AP@3",
+    "AP(rel=2)@5",
+    "IPrec@0.0",
+    "IPrec@0.3",
+    "IPrec@0.5",
+    "IPrec@1.0",
+    "IPrec(rel=2)@0.25",
+    "nDCG",
+    "nDCG@3",
+    "nDCG(dcg=exp-log2)",
+    "nDCG(dcg=exp-log2)@5",
+    "ERR",
+    "ERR@1",
+    "ERR@5",
+    "bpref",
+    "bpref(rel=2)",
+    "RBP",
+    "RBP(p=0.5)",
+    "RBP(p=0.95)",
+    "Judged",
+    "Judged@1",
+    "Judged@5",
+    "Judged@30",
+]
+
+
+def test_every_mean_measure_has_an_explanation() -> None:
+    means = [m for m in MEASURES if m.aggregate == "mean"]
+    assert [m.name for m in means if m.explain is None] == []
+    assert {parse_measure(name).measure.name for name in EXPLAINED} == {m.name for m in means}
+
 
 DOCS = [f"d{i}" for i in range(12)]
 
@@ -108,3 +156,42 @@ def test_errors_are_one_line() -> None:
         explain("AP", ["a"], {"a": 0.5})  # type: ignore[dict-item]
     with raises(ValueError, "level must be an integer >= 0, got -1"):
         explain("AP", ["a"], {}, level=-1)
+
+
+def _tied_run(rng: random.Random) -> dict[str, float]:
+    docs = rng.sample(DOCS, rng.randint(1, len(DOCS)))
+    return {doc: rng.choice([0.0, 0.5, 1.0, 1.0, 2.0]) for doc in docs}
+
+
+def test_score_mappings_rank_as_evaluate_under_both_tie_rules() -> None:
+    rng = random.Random(41)
+    for _ in range(200):
+        run = _tied_run(rng)
+        _, judgments, level = _random_case(rng)
+        for ties in ("trec_eval", "run-order"):
+            result = evaluate({"q": judgments}, {"q": run}, EXPLAINED, rel_level=level, ties=ties)
+            for measure, want in result.per_query["q"].items():
+                _check(explain(measure, run, judgments, ties=ties, level=level), want)
+
+
+def test_run_order_is_a_stable_sort_by_score() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        run = _tied_run(rng)
+        _, judgments, _ = _random_case(rng)
+        stable = sorted(run, key=lambda doc: -run[doc])  # an independent reference order
+        ranked = explain("AP", run, judgments, ties="run-order")
+        assert [step.docno for step in ranked.steps] == stable
+        depth = rng.randint(1, 5)
+        got = evaluate({"q": judgments}, {"q": run}, ["AP", "P@3"], ties="run-order", depth=depth)
+        want = evaluate(
+            {"q": judgments},
+            {"q": {doc: float(-i) for i, doc in enumerate(stable[:depth])}},
+            ["AP", "P@3"],
+        )
+        assert got.per_query == want.per_query
+
+
+def test_evaluate_rejects_an_unknown_tie_rule() -> None:
+    with raises(ValueError, "ties must be one of 'trec_eval', 'run-order', got 'docno'"):
+        evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["AP"], ties="docno")  # type: ignore[arg-type]

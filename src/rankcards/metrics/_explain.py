@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from ._errors import MeasureError
+from ._evaluate import Ties, check_ties
 from ._measure import MeasureSpec
 from ._parse import parse_measure
 from ._query import Query, level_counts
 from ._terms import Term
-
-#: How documents with equal scores are ordered: trec_eval's docno descending, or as given.
-Ties = Literal["trec_eval", "run-order"]
-TIES: tuple[Ties, ...] = ("trec_eval", "run-order")
 
 
 @dataclass(frozen=True)
@@ -122,8 +118,7 @@ def explain(
 
 def rank_documents(ranking: Sequence[str] | Mapping[str, float], ties: Ties) -> list[str]:
     """The ranked document ids: a sequence as given, a score mapping sorted as a run is."""
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(map(repr, TIES))}, got {ties!r}")
+    check_ties(ties)
     if isinstance(ranking, str):
         raise ValueError(f"ranking must be a list of document ids, got the string {ranking!r}")
     if isinstance(ranking, Mapping):

@@ -51,3 +51,14 @@ def number(value: float) -> str:
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4f}".rstrip("0")
+
+
+def counted(query: Query, depth: int, rel: int) -> list[Term]:
+    """One term per rank of the top ``depth``: 1 for a document with label >= ``rel``, else 0."""
+    steps = []
+    seen = 0
+    for index, label in enumerate(labels_by_rank(query, depth)):
+        hit = label is not None and label >= rel
+        seen += hit
+        steps.append(Term(index, 1.0 if hit else 0.0, "1" if hit else "0", {"count": seen}))
+    return steps
