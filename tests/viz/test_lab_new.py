@@ -12,6 +12,7 @@ import yaml
 
 from rankcards.cards import build_cards, load_cards
 from rankcards.commands import new
+from rankcards.metrics._registry import BY_NAME
 
 PLACEHOLDER = "unfilled placeholder: replace the TODO text with the real content"
 
@@ -60,7 +61,7 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert _new("x", "--category", "rank-aware", "--measure", "nDGC@k", "--dir", str(tmp_path)) == 2
     assert capsys.readouterr().err == (
         'rankcards new: --measure: demo.lab.measure: unknown measure "nDGC@k"; close names: '
-        "nDCG[@k]\n"
+        f"{BY_NAME['nDCG'].form()}\n"
     )
     assert list(tmp_path.iterdir()) == []
 

@@ -26,15 +26,18 @@ True
 
 from __future__ import annotations
 
+import ast
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from math import isclose, log2
 from typing import Any
 
 from rankcards.metrics import Explanation, Step, evaluate, explain
 from rankcards.metrics._explain import rank_documents
 from rankcards.viz._html import Html, act_set, act_toggle, el, fmt, metric, table
-from rankcards.viz._lab_spec import cutoff_variant, gain_variant, measure_at
+from rankcards.viz._lab_spec import cutoff_variant, exponential_gain, gain_variant, measure_at
 from rankcards.viz._lab_text import DETAIL, QUANTITY, VIEW
 
 __all__ = ["Lab", "view"]
@@ -160,14 +163,12 @@ class Lab:
         }
 
     def run_order_mean(self) -> float | None:
-        """The mean when equal scores keep the run's order: explain's ``ties="run-order"``."""
-        qrels, run = self.qrels, self.run
-        values = [
-            explain(self.name, run[qid], qrels[qid], ties="run-order").value
-            for qid in run
-            if qid in qrels
-        ]
-        return sum(values) / len(values) if values else None
+        """The mean when equal scores keep the run's order: evaluate's ``ties="run-order"``."""
+        try:
+            result = evaluate(self.qrels, self.run, [self.name], ties="run-order")
+        except ValueError:  # no query in both the run and the qrels
+            return None
+        return result.aggregate[result.measures[0].name]
 
     def explanation(self, qid: str) -> Explanation:
         """The measure's terms for one query, ranked as the run ranks it (trec_eval's ties)."""
@@ -266,12 +267,58 @@ def _sum(terms: Sequence[Html]) -> list[object]:
     return [part for i, term in enumerate(terms) for part in ((" + ", term) if i else (term,))]
 
 
+_OPERATORS: dict[type, Any] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+
+
+def _number(node: ast.AST) -> float:
+    """The value of an arithmetic expression node: numbers, + - * / ^, unary -, log2(x)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return float(_OPERATORS[type(node.op)](_number(node.left), _number(node.right)))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_number(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "log2":
+        [argument] = node.args
+        return log2(_number(argument))
+    raise ValueError("not an arithmetic expression")
+
+
+def written_term(expression: str, contribution: float) -> str:
+    """``expression`` if it evaluates to ``contribution`` (then it can stand in the formula's
+    sum), else the number: a measure may write its whole value as the term (RR's ``1/2`` adds
+    1 to the numerator, over the rank).
+
+    >>> written_term("(2^3-1)/log2(4)", 3.5), written_term("1/2", 1.0)
+    ('(2^3-1)/log2(4)', '1')
+    """
+    try:
+        tree = ast.parse(expression.replace("·", "*").replace("^", "**"), mode="eval")
+        value = _number(tree.body)
+    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError):
+        return fmt(contribution, 4)
+    return (
+        expression
+        if isclose(value, contribution, rel_tol=1e-9, abs_tol=1e-12)
+        else fmt(contribution, 4)
+    )
+
+
 def _query_formula(lab: Lab, qid: str, found: Explanation, t: Mapping[str, str]) -> Html:
     """``AP@5(q1) = (1/2 + 2/4) / 3 = 0.3333``: the contributing terms, the denominator."""
     contributing = [step for step in found.steps if step.contribution != 0.0]
     adds_up = abs(sum(step.contribution for step in found.steps) - found.numerator) <= 1e-12
     if adds_up and contributing:
-        terms = [metric(f"term:{s.rank}", s.contribution, s.expression) for s in contributing]
+        terms = [
+            metric(f"term:{s.rank}", s.contribution, written_term(s.expression, s.contribution))
+            for s in contributing
+        ]
         numerator: list[object] = ["(", *_sum(terms), ")"] if len(terms) > 1 else terms
     else:
         numerator = [metric("numerator", found.numerator)]
@@ -399,7 +446,15 @@ def _conventions(lab: Lab, mean: float | None, t: Mapping[str, str]) -> Html | N
         )
     if "gain" in lab.variants:
         exp = lab.judged["gain"][1]
-        items.append(_pair("gain", (t["gain_linear"], mean), (t["gain_exp"], exp), t))
+        labels = (
+            (t["gain_exp"], t["gain_linear"])
+            if exponential_gain(lab.name)
+            else (
+                t["gain_linear"],
+                t["gain_exp"],
+            )
+        )
+        items.append(_pair("gain", (labels[0], mean), (labels[1], exp), t))
     if "cutoff" in lab.variants:
         full = lab.judged["cutoff"][1]
         cut = t["cutoff_k"].format(k=lab.k)
