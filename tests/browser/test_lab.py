@@ -60,7 +60,8 @@ def _mean(state: dict[str, Any]) -> float:
     absent = set(state.get("absent", [])) if state.get("show_averaging") else set()
     for item in state["queries"]:
         qid = item["query"]
-        qrels[qid] = {**dict.fromkeys(item["ranking"], 0), **dict.fromkeys(item["relevant"], 1)}
+        marks = item["grades"] if "grades" in item else dict.fromkeys(item["relevant"], 1)
+        qrels[qid] = {**dict.fromkeys(item["ranking"], 0), **marks}
         if qid in absent:
             continue
         scores, score = {}, 100.0
@@ -90,6 +91,33 @@ def _page_state(page: Any) -> dict[str, Any]:
           return demoOf(document.querySelector('{DEMO}')).state;
         }}"""
     )
+
+
+def _open(page: Any, url: str) -> dict[str, Any]:
+    page.goto(url)
+    state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=120_000)
+    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
+    return state
+
+
+def test_graded_lab_cycles_a_grade_and_shows_both_gains(page: Any, lab_server: str) -> None:
+    state = _open(page, f"{lab_server}en/lab-ndcg/")
+    assert _shown(page) == _module(state, "en")
+    doc = state["queries"][0]["ranking"][0]  # d3, grade 0 in the toy example
+    button = page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="{doc}"] [data-rc-doc]')
+    _after(page, button.click)
+    _after(page, button.click)
+    state["queries"][0]["grades"][doc] = 2
+    assert button.get_attribute("aria-label") == f"{doc}: grade 2"
+    _after(page, page.locator(f'{DEMO} [data-rc-bind="show_gain"]').check)
+    state["show_gain"] = True
+    shown = _shown(page)
+    assert shown == _module(state, "en") and shown["mean"] == _mean(state)
+    assert shown["gain:default"] == shown["mean"] != shown["gain:other"]
+    assert page.locator(f"{DEMO} table.rc-lab-ideal tbody tr").count() >= 1  # the ideal ranking
+    assert _page_state(page) == state
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
