@@ -33,10 +33,9 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
     "show_ties": {"es": "Empates de puntuación", "en": "Tied scores"},
     "show_ties_help": {
         "es": "Da la misma puntuación a dos documentos contiguos y compara cómo se deshace el "
-        "empate: trec_eval ordena por docno descendente; otras herramientas respetan el orden "
-        "del run.",
+        "empate: trec_eval los ordena por docno descendente, no por su lugar en el run.",
         "en": "Give two adjacent documents the same score and compare how the tie is broken: "
-        "trec_eval orders them by docno descending; other tools keep the run's order.",
+        "trec_eval orders them by docno descending, not by their place in the run.",
     },
     "show_gain": {"es": "Ganancia lineal o exponencial", "en": "Linear or exponential gain"},
     "show_gain_help": {
