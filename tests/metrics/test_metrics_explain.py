@@ -154,6 +154,8 @@ def test_errors_are_one_line() -> None:
         explain("AP", ["a"], {}, ties="random")  # type: ignore[arg-type]
     with raises(ValueError, "label of 'a' must be an integer, got 0.5"):
         explain("AP", ["a"], {"a": 0.5})  # type: ignore[dict-item]
+    with raises(ValueError, "score of 'b' must be a finite number, got nan"):
+        explain("AP", {"a": 1.0, "b": float("nan")}, {})
     with raises(ValueError, "level must be an integer >= 0, got -1"):
         explain("AP", ["a"], {}, level=-1)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import isfinite
 
 from ._errors import MeasureError
 from ._evaluate import Ties, check_ties
@@ -123,6 +124,9 @@ def rank_documents(ranking: Sequence[str] | Mapping[str, float], ties: Ties) -> 
         raise ValueError(f"ranking must be a list of document ids, got the string {ranking!r}")
     if isinstance(ranking, Mapping):
         scored = list(ranking.items())
+        for docno, score in scored:
+            if isinstance(score, bool) or not isinstance(score, int | float) or not isfinite(score):
+                raise ValueError(f"score of {docno!r} must be a finite number, got {score!r}")
         if ties == "trec_eval":  # docno descending as strcmp compares bytes, then score
             scored.sort(key=lambda item: item[0].encode("utf-8", "surrogateescape"), reverse=True)
         scored.sort(key=lambda item: item[1], reverse=True)  # stable: keeps the tie order

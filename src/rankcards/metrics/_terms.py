@@ -47,10 +47,16 @@ def labels_by_rank(query: Query, k: int | None = None) -> list[int | None]:
 
 
 def number(value: float) -> str:
-    """A number as an expression shows it: integers without a point, others to 4 decimals."""
+    """A number as an expression shows it: integers without a point, others to 4 decimals
+    (4 significant digits when that would show 0, e.g. a tiny chance of reaching a rank).
+
+    >>> number(2.0), number(0.9375), number(1 / 3), number(15 / 16**4), number(2e-7)
+    ('2', '0.9375', '0.3333', '0.0002', '2e-07')
+    """
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
-    return f"{value:.4f}".rstrip("0")
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return f"{value:.4g}" if text in ("0", "-0") else text
 
 
 def counted(query: Query, depth: int, rel: int) -> list[Term]:
