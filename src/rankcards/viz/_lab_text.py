@@ -83,8 +83,8 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "ideal_caption": "The ideal ranking of {query} (all judged documents by grade)",
         "query_formula": "{measure}({query}) = ",
         "mean_formula": "mean {measure} = ",
-        "no_mean": "No query is both in the run and in the judgments: trec_eval has no mean.",
-        "scores": "Scores of {query} (press = to tie two neighbours)",
+        "no_mean": "No query is both in the run and in the judgments: there is nothing to average.",
+        "scores": "Scores of {query} (press = to tie two adjacent documents)",
         "tie_button": "Tie {upper} and {lower} (ranks {rank} and {next})",
         "tie_note": "Tied documents are ordered by docno descending (trec_eval): {order}.",
         "conventions": "Conventions side by side (mean over queries)",
@@ -118,11 +118,12 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "ideal_caption": "El ranking ideal de {query} (los documentos juzgados, por grado)",
         "query_formula": "{measure}({query}) = ",
         "mean_formula": "media de {measure} = ",
-        "no_mean": "Ninguna consulta está a la vez en el run y en los juicios: trec_eval no "
-        "tiene media.",
-        "scores": "Puntuaciones de {query} (pulsa = para empatar dos vecinos)",
+        "no_mean": "Ninguna consulta está a la vez en el run y en los juicios: no hay nada que "
+        "promediar.",
+        "scores": "Puntuaciones de {query} (pulsa = para empatar dos documentos contiguos)",
         "tie_button": "Empatar {upper} y {lower} (posiciones {rank} y {next})",
-        "tie_note": "Los empatados se ordenan por docno descendente (trec_eval): {order}.",
+        "tie_note": "Los documentos empatados se ordenan por docno descendente (trec_eval): "
+        "{order}.",
         "conventions": "Convenciones lado a lado (media sobre las consultas)",
         "ties_trec": "empates de trec_eval (docno descendente)",
         "ties_run": "orden del run",
