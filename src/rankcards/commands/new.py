@@ -98,11 +98,18 @@ _MEASURE_CODE = """\
 _DEFAULT_K = 5
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from rankcards.cards import CATEGORIES
+def _categories() -> tuple[str, ...] | None:
+    """The card categories, or None without the site extra (`rankcards new` then says so)."""
+    try:
+        from rankcards.cards import CATEGORIES
+    except ModuleNotFoundError:
+        return None
+    return CATEGORIES
 
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("slug", metavar="SLUG", help="URL name: lowercase words joined by '-'")
-    parser.add_argument("--category", required=True, choices=CATEGORIES)
+    parser.add_argument("--category", required=True, choices=_categories())
     parser.add_argument("--dir", default="docs/cards", type=Path, help="cards directory")
     parser.add_argument(
         "--measure",
@@ -141,7 +148,7 @@ def lab_block(measure: str) -> tuple[dict[str, object], str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rankcards.cards import SCHEMA_LINE
+    from rankcards.cards import METRIC_CATEGORIES, SCHEMA_LINE
 
     if not _SLUG.match(args.slug):
         print(
@@ -158,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"rankcards new: --dir {args.dir}: not a directory", file=sys.stderr)
         return 2
     code, demo = _CODE, _NO_DEMO
+    if args.category in METRIC_CATEGORIES:
+        # A metric card's example starts from the shared toy ranking (rankcards check).
+        code += "    from rankcards.demos.toy import TOY\n"
     if args.measure is not None:
         from rankcards.viz._lab_spec import measure_at
 
