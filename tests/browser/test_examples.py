@@ -27,8 +27,8 @@ def _editor_text(block: Any) -> str:
 
 READY = "document.documentElement.dataset.runtime === 'ready'"
 NAMES = {
-    "en": ["Run", "Stop", "Reset", "Copy"],
-    "es": ["Ejecutar", "Detener", "Restablecer", "Copiar"],
+    "en": ["Run", "Stop", "Reset", "Copy", "Share with code"],
+    "es": ["Ejecutar", "Detener", "Restablecer", "Copiar", "Compartir con el código"],
 }
 
 

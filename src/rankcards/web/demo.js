@@ -9,17 +9,60 @@
 // Widget states are classes on the section: rc-demo--idle | --pending | --live | --error.
 // Each finished recompute dispatches a `rankcards:demo` CustomEvent {detail: {ms, state}} on it.
 //
+// The state is shareable (share.js, state_check.js): every change is written to the URL hash
+// (#demo=..., replaceState), a Share button copies that link, and a page opened with one starts
+// from the link's state once it passes the same rules as a card's own state; an invalid one is
+// dropped with a short notice (section[data-rc-shared="invalid"]) and the card's state is used.
+//
 // Why coalesce: a slider fires many input events; only the latest state is worth computing, so
 // at most one call is in flight and the newest pending state follows it.
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
+import { changesFrom, checkSharedState } from "./state_check.js";
+import { copyLink, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
 
 const STATES = ["idle", "pending", "live", "error"];
 const TEXT = {
-  en: { loading: "Starting Python…", failed: "The visualizer could not be updated:" },
-  es: { loading: "Iniciando Python…", failed: "No se pudo actualizar el visualizador:" },
+  en: {
+    loading: "Starting Python…",
+    failed: "The visualizer could not be updated:",
+    share: "Share this state",
+    copied: "Link copied.",
+    select: "Copy the selected link (Ctrl+C).",
+    link: "Link to this state of the visualizer",
+    invalid: "The state in this link is not valid for this card, so the card's own state is shown.",
+  },
+  es: {
+    loading: "Iniciando Python…",
+    failed: "No se pudo actualizar el visualizador:",
+    share: "Compartir este estado",
+    copied: "Enlace copiado.",
+    select: "Copia el enlace seleccionado (Ctrl+C).",
+    link: "Enlace a este estado del visualizador",
+    invalid: "El estado de este enlace no es válido para esta ficha: se muestra el estado propio de la ficha.",
+  },
 };
+
+/** The demo's controls as rendered (the rules state_check.js applies to a shared state). */
+export function controlsOf(section) {
+  return [...section.querySelectorAll("[data-rc-kind]")].map((control) => {
+    const { rcKind: kind, rcBind: bind } = control.dataset;
+    if (kind === "slider") {
+      return { kind, bind, min: Number(control.min), max: Number(control.max), step: Number(control.step) || 1 };
+    }
+    if (kind === "select") return { kind, bind, options: [...control.options].map((o) => JSON.parse(o.value)) };
+    if (kind === "ranked-lists") return { kind, bind, max_grade: Number(control.dataset.rcMaxGrade) || 1 };
+    return { kind, bind };
+  });
+}
+
+function element(tag, attributes, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.textContent = text;
+  return node;
+}
 
 function attributeKey(element) {
   return [...element.attributes]
@@ -37,6 +80,9 @@ class Demo {
   #lang;
   #text;
   #state;
+  #initial;
+  #fromLink = false;
+  #notice;
   #inFlight = false;
   #dirty = false;
   #said = "";
@@ -49,7 +95,10 @@ class Demo {
     this.#compute = section.dataset.compute;
     this.#lang = section.dataset.lang === "es" ? "es" : "en";
     this.#text = TEXT[this.#lang];
-    this.#state = JSON.parse(section.dataset.rcInitial);
+    this.#initial = JSON.parse(section.dataset.rcInitial);
+    this.#state = structuredClone(this.#initial);
+    this.#addShareBar();
+    this.#restoreFromLink();
     bindControls(section, (action, said) => this.dispatch(action, said));
     this.#view.addEventListener("click", (event) => {
       const target = event.target.closest("button");
@@ -84,6 +133,61 @@ class Demo {
     window.addEventListener("rankcards:runtime", onChange);
   }
 
+  #addShareBar() {
+    const text = this.#text;
+    this.#notice = element("p", { class: "rc-share__notice", "data-rc-share-notice": "", role: "status" }, text.invalid);
+    this.#notice.hidden = true;
+    const hint = this.#section.querySelector(".rc-demo-hint");
+    if (hint) hint.after(this.#notice);
+    else this.#section.prepend(this.#notice);
+    const bar = element("div", { class: "rc-share", "data-rc-share": "" });
+    const button = element("button", { type: "button", class: "md-button rc-share__button", "data-rc-share-button": "" }, text.share);
+    const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
+    field.hidden = true;
+    const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
+    button.addEventListener("click", async () => {
+      this.#writeLink();
+      said.textContent = text[await copyLink(location.href, field)];
+    });
+    bar.append(button, field, said);
+    this.#section.querySelector("[data-rc-view]").before(bar);
+  }
+
+  // A link's state replaces the initial one only when it passes state_check.js; otherwise the
+  // reader is told once, the parameter leaves the URL, and the card's state stays.
+  #restoreFromLink() {
+    const { demo } = readLink();
+    if (demo === null) return;
+    let problem;
+    try {
+      const result = checkSharedState(decodeJSON(demo), this.#initial, controlsOf(this.#section));
+      if (result.state) {
+        this.#state = result.state;
+        this.#fromLink = true;
+        this.#section.dataset.rcShared = "restored";
+        syncControls(this.#section, this.#state);
+        runtime.ensure().catch(() => {}); // the reader came to see this state
+        return;
+      }
+      problem = result.problem;
+    } catch (error) {
+      problem = `link: ${String(error?.message ?? error).slice(0, 120)}`;
+    }
+    this.#rejectLink(problem);
+  }
+
+  #rejectLink(problem) {
+    this.#section.dataset.rcShared = "invalid";
+    this.#notice.dataset.reason = problem;
+    this.#notice.hidden = false;
+    writeLink({ demo: null });
+  }
+
+  #writeLink() {
+    const changes = changesFrom(this.#state, this.#initial);
+    writeLink({ demo: Object.keys(changes).length ? encodeJSON(changes) : null });
+  }
+
   get state() {
     return structuredClone(this.#state);
   }
@@ -95,7 +199,9 @@ class Demo {
 
   dispatch(action, said) {
     this.#state = applyAction(this.#state, action);
+    this.#fromLink = false;
     syncControls(this.#section, this.#state);
+    this.#writeLink();
     this.#said = said ?? "";
     this.#dirty = true;
     this.#pump();
@@ -119,10 +225,19 @@ class Demo {
         new CustomEvent("rankcards:demo", { detail: { ms: performance.now() - started, state } }),
       );
     } catch (error) {
-      this.#setState("error");
-      this.#error.querySelector("[data-rc-demo-error-text]").textContent = `${this.#text.failed} ${error.message}`;
-      this.#error.hidden = false;
-      this.#status.textContent = "";
+      if (this.#fromLink && state === this.#state && error?.pythonType) {
+        // Valid in shape, refused by the card's own Python: back to the card's state.
+        this.#fromLink = false;
+        this.#state = structuredClone(this.#initial);
+        syncControls(this.#section, this.#state);
+        this.#rejectLink(`compute: ${String(error?.message ?? error).slice(0, 120)}`);
+        this.#dirty = true;
+      } else {
+        this.#setState("error");
+        this.#error.querySelector("[data-rc-demo-error-text]").textContent = `${this.#text.failed} ${error.message}`;
+        this.#error.hidden = false;
+        this.#status.textContent = "";
+      }
     } finally {
       this.#view.removeAttribute("aria-busy");
       this.#inFlight = false;

@@ -13,8 +13,12 @@
 // page's demos have their first views, or at once when the reader points at, focuses or clicks
 // the code: so the first visit downloads Python before the editor, and parsing the editor
 // competes neither with the runtime's boot nor with the demos' first values.
+//
+// An edit is kept per card and language and restored on reload, and a shared link may bring
+// code (put in the editor, never run): see example_keep.js.
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
+import { keepExample } from "./example_keep.js";
 
 const TEXT = {
   en: {
@@ -92,7 +96,7 @@ function loadEditorKit() {
   return editorKit;
 }
 
-function mountEditor(kit, parent, doc, label, run) {
+function mountEditor(kit, parent, doc, label, run, onEdit) {
   const { cm, extensions } = kit;
   return new cm.EditorView({
     parent,
@@ -110,6 +114,9 @@ function mountEditor(kit, parent, doc, label, run) {
         cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
         cm.EditorView.contentAttributes.of({ "aria-label": label }),
+        cm.EditorView.updateListener.of((update) => {
+          if (update.docChanged) onEdit(update);
+        }),
       ],
     }),
   });
@@ -138,17 +145,28 @@ function enhance(block) {
   const original = sourceBlock.textContent;
 
   let view = null; // the CodeMirror view once mounted; until then the static code is the source
-  const source = () => (view ? view.state.doc.toString() : original);
+  let current = original; // the code before the editor is mounted
+  const quiet = "rc-not-an-edit"; // userEvent of changes made by the page, not the reader
+  const setSource = (text) => {
+    current = text;
+    sourceBlock.querySelector("code").textContent = text;
+    view?.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: quiet });
+  };
+  const keep = keepExample(block, lang, original, setSource);
+  const source = () => (view ? view.state.doc.toString() : current);
   const upgrade = () => {
     if (block.dataset.rcEditor) return;
     block.dataset.rcEditor = "loading";
     loadEditorKit().then((kit) => {
       const parent = block.querySelector("[data-rc-editor]");
       const focused = sourceBlock.contains(document.activeElement);
-      view = mountEditor(kit, parent, original, text.editor, () => {
+      const onEdit = (update) => {
+        if (!update.transactions.some((tr) => tr.isUserEvent(quiet))) keep.changed(update.state.doc.toString());
+      };
+      view = mountEditor(kit, parent, current, text.editor, () => {
         execute();
         return true;
-      });
+      }, onEdit);
       sourceBlock.hidden = true;
       block.dataset.rcEditor = "ready";
       if (focused) view.focus();
@@ -171,8 +189,10 @@ function enhance(block) {
   const runButton = button("run", () => execute());
   const stopButton = button("stop", () => runtime.stop());
   const resetButton = button("reset", () => {
-    view?.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: original } });
+    setSource(original);
+    keep.reset();
   });
+  const shareButton = button("share", () => keep.share(source()));
   const copyButton = button("copy", async () => {
     await navigator.clipboard?.writeText(source());
     copyButton.textContent = text.copied;
@@ -183,10 +203,12 @@ function enhance(block) {
     [stopButton, text.stop],
     [resetButton, text.reset],
     [copyButton, text.copy],
+    [shareButton, keep.shareLabel],
   ]) {
     element.textContent = name;
     toolbar.append(element);
   }
+  toolbar.append(keep.mark);
   stopButton.disabled = true;
   toolbar.hidden = false;
   watchStatus(block.querySelector("[data-rc-status]"), lang);

@@ -1,0 +1,114 @@
+// Shared links: a card's demo state and, optionally, the reader's code travel in the URL hash,
+//   #demo=<base64url of the JSON changes from the card's initial state>&code=<base64url deflate-raw>
+// (state_check.js decides whether a decoded state may be used; nothing here runs anything).
+//
+//   readLink()                 -> {demo: string|null, code: string|null}  the hash's parameters
+//   writeLink({demo?, code?})  replaces the hash's parameters (null removes one) with
+//                              history.replaceState: moving a slider must not flood history
+//   encodeJSON(value) / decodeJSON(text)          base64url JSON (decode throws on garbage)
+//   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
+//   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
+//                              (a read-only input) with the url selected -> "copied" | "select"
+//
+// Why the hash: it never reaches the server, and a page keeps working with any hash it gets.
+
+export const MAX_PARAM = 16_000; // characters of one encoded parameter (a link stays a link)
+export const MAX_CODE = 50_000; // characters of decompressed code
+
+const PARAMS = ["demo", "code"];
+
+function toBase64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  if (typeof text !== "string" || text.length > MAX_PARAM || !/^[A-Za-z0-9_-]*$/.test(text)) {
+    throw new Error("not base64url (or too long)");
+  }
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+export const encodeJSON = (value) => toBase64url(new TextEncoder().encode(JSON.stringify(value)));
+
+export function decodeJSON(text) {
+  return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(fromBase64url(text)));
+}
+
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+export async function compressText(text) {
+  return toBase64url(await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
+}
+
+export async function decompressText(encoded) {
+  const reader = new Blob([fromBase64url(encoded)])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"))
+    .getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_CODE * 4) {
+      reader.cancel().catch(() => {});
+      throw new Error("code too long");
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
+  if (text.length > MAX_CODE) throw new Error("code too long");
+  return text;
+}
+
+function hashParams() {
+  const hash = location.hash.slice(1);
+  // A plain anchor (#example-mrr) is not ours: it is kept only while no parameter is written.
+  return hash.includes("=") ? new URLSearchParams(hash) : new URLSearchParams();
+}
+
+export function readLink() {
+  const params = hashParams();
+  return { demo: params.get("demo"), code: params.get("code") };
+}
+
+/** The page's URL with the given parameters replaced (null removes one). */
+export function linkWith(changes) {
+  const params = hashParams();
+  for (const name of PARAMS) {
+    if (!(name in changes)) continue;
+    if (changes[name] === null) params.delete(name);
+    else params.set(name, changes[name]);
+  }
+  const url = new URL(location.href);
+  const hash = params.toString();
+  url.hash = hash || (location.hash.includes("=") ? "" : location.hash);
+  return url.href.endsWith("#") ? url.href.slice(0, -1) : url.href;
+}
+
+export function writeLink(changes) {
+  const href = linkWith(changes);
+  if (href !== location.href) history.replaceState(history.state, "", href);
+}
+
+export async function copyLink(url, field) {
+  field.value = url;
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(url);
+    field.hidden = true;
+    return "copied";
+  } catch {
+    field.hidden = false;
+    field.focus();
+    field.select();
+    return "select";
+  }
+}

@@ -1,0 +1,236 @@
+"""Shared links in real Chromium: a demo's state lives in the URL hash and restores the same
+numbers in a new page; a link's code lands in the editor and never runs by itself; a garbage or
+malicious state is ignored with a short notice and no console error (web/share.js,
+web/state_check.js, web/demo.js, web/example_keep.js)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+
+import pytest
+
+from rankcards.viz.lab import view as lab_view
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+DEMO = "section[data-rc-demo]"
+EXAMPLE = "[data-rc-example]"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+LIVE = f"document.querySelector('{DEMO}').dataset.rcState === 'live'"
+
+
+def _link(value: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+
+def _shown(page: Any) -> dict[str, str]:
+    pairs = page.eval_on_selector_all(
+        f"{DEMO} [data-rc-view] [data-metric]",
+        "els => els.map(e => [e.dataset.metric, e.dataset.value])",
+    )
+    return dict(pairs)
+
+
+def _errors(page: Any) -> list[str]:
+    return [e for e in page.console_errors if not e.startswith("Failed to load resource")]
+
+
+def _live(page: Any) -> None:
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(LIVE)
+
+
+def _after(page: Any, act: Any) -> None:
+    page.evaluate(
+        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
+        ".addEventListener('rankcards:demo', r, {once: true})); }"
+    )
+    act()
+    page.wait_for_function("window.__updated.then(() => true)")
+
+
+def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_server):
+    page.goto(f"{site_server}en/mrr/")
+    _live(page)
+    initial = _shown(page)
+    entries = page.evaluate("history.length")
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    _after(page, lambda: slider.evaluate("e => { e.value = '2'; e.dispatchEvent(new Event('input')); }"))
+    first = page.locator(f'{DEMO} [data-rc-list="0"] li').first
+    _after(page, first.locator("[data-rc-doc]").click)
+    _after(page, page.locator(f'{DEMO} [data-rc-list="1"] li').first.locator('[data-rc-delta="1"]').click)
+    changed = _shown(page)
+    assert changed != initial
+    url = page.url
+    assert "#demo=" in url
+    assert page.evaluate("history.length") == entries  # replaceState: no entry per change
+
+    other = page.context.new_page()
+    other.goto(url)
+    _live(other)
+    assert other.get_attribute(DEMO, "data-rc-shared") == "restored"
+    assert _shown(other) == changed
+    assert other.input_value(f'{DEMO} input[type="range"]') == "2"
+    assert other.url == url
+    assert _errors(page) == []
+
+
+def test_going_back_to_the_initial_state_clears_the_link(page, site_server):
+    page.goto(f"{site_server}en/mrr/")
+    _live(page)
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    start = slider.input_value()
+    _after(page, lambda: slider.evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('input')); }"))
+    assert "#demo=" in page.url
+    _after(page, lambda: slider.evaluate(f"(e) => {{ e.value = '{start}'; e.dispatchEvent(new Event('input')); }}"))
+    assert "demo=" not in page.url
+
+
+def _metrics(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-metric="([^"]+)" data-value="([^"]+)"', html))
+
+
+def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
+    page.goto(f"{site_server}en/bpref/")
+    initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+    queries = [item["query"] for item in initial["queries"]]
+    changes = {
+        "focus": queries[1],
+        "show_ties": True,
+        "show_averaging": True,
+        "tied": [f"{queries[1]}:1"],
+        "absent": [queries[0]],
+    }
+    page.goto("about:blank")
+    page.goto(f"{site_server}en/bpref/#demo={_link(changes)}")
+    _live(page)
+    assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
+    expected = _metrics(lab_view({**initial, **changes}, "en"))
+    shown = _shown(page)
+    assert {k: v for k, v in shown.items() if k in expected} == expected
+    assert expected != _metrics(lab_view(initial, "en"))
+    assert _errors(page) == []
+
+
+BAD = {
+    "script": _link({"k": "<script>alert(1)</script>"}),
+    "wrong type": _link({"k": "3"}),
+    "unknown key": _link({"k": 2, "onload": "alert(1)"}),
+    "out of range": _link({"k": 99}),
+    "unknown docno": _link(
+        {"queries": [{"query": "q1", "ranking": ["<img src=x onerror=alert(1)>"], "relevant": []}]}
+    ),
+    "huge": _link({"k": "9" * 30_000}),
+    "not base64": "%3Cscript%3E!!",
+    "not json": base64.urlsafe_b64encode(b"{k: 2").decode(),
+    "not a mapping": _link([1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_garbage_and_malicious_states_are_ignored_with_a_notice(page, site_server, lang):
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    notice = {"en": "not valid for this card", "es": "no es válido para esta ficha"}[lang]
+    for name, payload in BAD.items():
+        page.goto("about:blank")
+        page.goto(f"{site_server}{lang}/mrr/#demo={payload}")
+        page.wait_for_selector(f"{DEMO} [data-rc-share-notice]", state="visible")
+        initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+        assert page.get_attribute(DEMO, "data-rc-shared") == "invalid", name
+        assert notice in page.text_content(f"{DEMO} [data-rc-share-notice]"), name
+        assert page.input_value(f'{DEMO} input[type="range"]') == str(initial["k"]), name
+        assert "demo=" not in page.url, name  # the link's state left the address bar
+        assert page.evaluate("document.querySelectorAll('[data-rc-demo] script, img').length") == 0
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(LIVE)
+    assert dialogs == []
+    assert _errors(page) == []
+
+
+def test_a_valid_link_is_not_reported(page, site_server):
+    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 3})}")
+    assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
+    assert page.locator(f"{DEMO} [data-rc-share-notice]").is_hidden()
+
+
+def test_the_share_button_copies_the_link_or_offers_it_selected(page, site_server):
+    page.goto(f"{site_server}es/mrr/")
+    _live(page)
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    _after(page, lambda: slider.evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('input')); }"))
+    page.evaluate("delete Navigator.prototype.clipboard")  # no clipboard: the fallback field
+    button = page.locator(f"{DEMO} [data-rc-share-button]")
+    assert button.inner_text() == "Compartir este estado"
+    button.click()
+    field = page.locator(f"{DEMO} [data-rc-share-link]")
+    field.wait_for(state="visible")
+    assert field.input_value() == page.url
+    assert page.evaluate("document.activeElement.matches('[data-rc-share-link]')")
+    assert "Ctrl+C" in page.text_content(f"{DEMO} [data-rc-share-said]")
+
+
+def _compressed(page: Any, base: str, code: str) -> str:
+    return page.evaluate(
+        f"(code) => import('{base}assets/rankcards/share.js').then(m => m.compressText(code))", code
+    )
+
+
+def test_shared_code_lands_in_the_editor_and_runs_only_on_run(page, site_server):
+    page.goto(f"{site_server}en/mrr/")
+    code = "print('from a shared link')\n"
+    encoded = _compressed(page, site_server, code)
+    page.goto("about:blank")
+    page.goto(f"{site_server}en/mrr/#code={encoded}")
+    block = page.locator(EXAMPLE).first
+    page.wait_for_selector('[data-rc-shared-code][data-state="loaded"]')
+    assert block.locator("[data-rc-source] code").text_content() == code
+    block.scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(LIVE)  # the page's Python has run its demo: still no run of the code
+    assert block.locator("[data-rc-output]").text_content() == ""
+    assert block.get_attribute("data-rc-live") is None
+    block.locator(".rc-example__button--run").click()
+    page.wait_for_function(
+        "document.querySelector('[data-rc-output]').textContent.includes('from a shared link')"
+    )
+    assert _errors(page) == []
+
+
+def test_share_with_code_gives_a_link_that_brings_the_code_and_the_state(page, site_server):
+    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 2})}")
+    block = page.locator(EXAMPLE).first
+    block.locator("[data-rc-source]").click()
+    page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
+    page.locator(f"{EXAMPLE} .cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("print(2 + 2)\n")
+    page.evaluate("delete Navigator.prototype.clipboard")
+    block.locator(".rc-example__button--share").click()
+    field = page.locator("[data-rc-share-code-link]")
+    field.wait_for(state="visible")
+    link = field.input_value()
+    assert "demo=" in link and "code=" in link
+
+    other = page.context.new_page()
+    other.goto(link)
+    other.wait_for_selector('[data-rc-shared-code][data-state="loaded"]')
+    assert other.locator(f"{EXAMPLE} [data-rc-source] code").text_content() == "print(2 + 2)\n"
+    assert other.input_value(f'{DEMO} input[type="range"]') == "2"
+
+
+def test_unreadable_code_in_a_link_keeps_the_cards_example(page, site_server):
+    page.goto(f"{site_server}es/mrr/")
+    original = page.locator(f"{EXAMPLE} [data-rc-source] code").text_content()
+    page.goto("about:blank")
+    page.goto(f"{site_server}es/mrr/#code=bm90LWRlZmxhdGU")
+    page.wait_for_selector('[data-rc-shared-code][data-state="invalid"]')
+    assert "No se pudo leer el código" in page.text_content("[data-rc-shared-code]")
+    assert page.locator(f"{EXAMPLE} [data-rc-source] code").text_content() == original
+    assert "code=" not in page.url
+    assert _errors(page) == []
