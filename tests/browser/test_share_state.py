@@ -53,16 +53,23 @@ def _after(page: Any, act: Any) -> None:
     page.wait_for_function("window.__updated.then(() => true)")
 
 
+def _slide(page: Any, value: str) -> None:
+    """Move the demo's slider to ``value`` as a reader's drag does (one input event)."""
+    slider = page.locator(f'{DEMO} input[type="range"]')
+    script = "(e, v) => { e.value = v; e.dispatchEvent(new Event('input')); }"
+    _after(page, lambda: slider.evaluate(script, value))
+
+
 def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_server):
     page.goto(f"{site_server}en/mrr/")
     _live(page)
     initial = _shown(page)
     entries = page.evaluate("history.length")
-    slider = page.locator(f'{DEMO} input[type="range"]')
-    _after(page, lambda: slider.evaluate("e => { e.value = '2'; e.dispatchEvent(new Event('input')); }"))
+    _slide(page, "2")
     first = page.locator(f'{DEMO} [data-rc-list="0"] li').first
     _after(page, first.locator("[data-rc-doc]").click)
-    _after(page, page.locator(f'{DEMO} [data-rc-list="1"] li').first.locator('[data-rc-delta="1"]').click)
+    second = page.locator(f'{DEMO} [data-rc-list="1"] li').first
+    _after(page, second.locator('[data-rc-delta="1"]').click)
     changed = _shown(page)
     assert changed != initial
     url = page.url
@@ -82,11 +89,10 @@ def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_s
 def test_going_back_to_the_initial_state_clears_the_link(page, site_server):
     page.goto(f"{site_server}en/mrr/")
     _live(page)
-    slider = page.locator(f'{DEMO} input[type="range"]')
-    start = slider.input_value()
-    _after(page, lambda: slider.evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('input')); }"))
+    start = page.input_value(f'{DEMO} input[type="range"]')
+    _slide(page, "1")
     assert "#demo=" in page.url
-    _after(page, lambda: slider.evaluate(f"(e) => {{ e.value = '{start}'; e.dispatchEvent(new Event('input')); }}"))
+    _slide(page, start)
     assert "demo=" not in page.url
 
 
@@ -162,8 +168,7 @@ def test_a_valid_link_is_not_reported(page, site_server):
 def test_the_share_button_copies_the_link_or_offers_it_selected(page, site_server):
     page.goto(f"{site_server}es/mrr/")
     _live(page)
-    slider = page.locator(f'{DEMO} input[type="range"]')
-    _after(page, lambda: slider.evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('input')); }"))
+    _slide(page, "3")
     page.evaluate("delete Navigator.prototype.clipboard")  # no clipboard: the fallback field
     button = page.locator(f"{DEMO} [data-rc-share-button]")
     assert button.inner_text() == "Compartir este estado"

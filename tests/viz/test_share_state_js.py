@@ -207,7 +207,8 @@ for (const text of JSON.parse(process.argv[1])) {
 }
 const code = "print('hola, ñ')\\n".repeat(50);
 out.push({ round: (await decompressText(await compressText(code))) === code });
-try { await decompressText("not*base64"); out.push({ ok: true }); } catch { out.push({ error: true }); }
+try { await decompressText("not*base64"); out.push({ ok: true }); }
+catch { out.push({ error: true }); }
 console.log(JSON.stringify(out));
 """
 
