@@ -129,6 +129,8 @@ def test_a_state_the_controls_can_produce_is_accepted() -> None:
             "state.queries[0].query: markup or control characters in a string",
         ),
         ({"k": 2, "queries": "x" * 500}, "state.queries: string too long"),
+        ({"__proto__": {"k": 1}}, "state.__proto__: unknown key"),
+        ({"constructor": 1}, "state.constructor: unknown key"),
         ({"queries": list(range(1000))}, "state.queries: too many items"),
     ],
 )

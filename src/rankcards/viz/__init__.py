@@ -68,6 +68,14 @@ text. Conventions inside the fragment:
   - ``data-rc-move="PATH" data-rc-index="I" data-rc-delta="D"``: move element I of the list at
     PATH by D positions (clamped to the list).
 
+Shared links
+------------
+The page keeps the state's changed top-level keys in the URL hash (``#demo=``, ``web/share.js``)
+and a page opened with one uses it only if ``web/state_check.js`` accepts it: control values
+follow the rules above (and the card's own documents and queries), and a key that only a view
+button changes must have a rule in ``VIEW_KEYS`` there (today: the lab's ``focus``, ``tied``,
+``absent``; the gold dataset's ``edits``); any other key keeps the card's value.
+
 Python API
 ----------
 * :func:`render` (``demo``, ``lang``) -> ``str``: the initial view, called by the page template

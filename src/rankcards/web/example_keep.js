@@ -13,7 +13,7 @@
 // edit. Marks for tests and styles: block[data-rc-edited="true"], [data-rc-edit-stale],
 // [data-rc-shared-code] (data-state = "loaded" | "invalid"), [data-rc-share-code-link].
 import { forgetEdit, loadEdit, saveEdit, sourceHash } from "./kept_edits.js";
-import { compressText, copyLink, decompressText, linkWith, readLink, writeLink } from "./share.js";
+import { MAX_PARAM, compressText, copyLink, decompressText, linkWith, readLink, writeLink } from "./share.js";
 
 const TEXT = {
   en: {
@@ -26,6 +26,7 @@ const TEXT = {
     copied: "Link copied.",
     select: "Copy the selected link (Ctrl+C).",
     link: "Link to this page with your code",
+    tooLong: "This code is too long for a link; use Copy instead.",
   },
   es: {
     edited: "Editado",
@@ -37,6 +38,7 @@ const TEXT = {
     copied: "Enlace copiado.",
     select: "Copia el enlace seleccionado (Ctrl+C).",
     link: "Enlace a esta página con tu código",
+    tooLong: "Este código es demasiado largo para un enlace; usa Copiar.",
   },
 };
 
@@ -121,7 +123,13 @@ export function keepExample(block, lang, original, setSource) {
     },
     shareLabel: text.share,
     async share(source) {
-      const url = linkWith({ code: await compressText(source) });
+      const code = await compressText(source);
+      if (code.length > MAX_PARAM) {
+        field.hidden = true;
+        said.textContent = text.tooLong;
+        return;
+      }
+      const url = linkWith({ code });
       said.textContent = text[await copyLink(url, field)];
     },
   };
