@@ -41,6 +41,19 @@ CASES = {
     "unknown-related": (39, 17, "related[1]", "no card with slug 'gamma'"),
     "bad-latex": (27, 10, "formula.latex", "invalid LaTeX $\\frac{1}{\\mathrm{rank}$: KaTeX"),
     "bad-inline-latex": (30, 9, "formula.where.en", "invalid LaTeX $\\mathrm{rank$: KaTeX parse"),
+    # The column of the first English word inside the single-quoted scalar.
+    "english-formula": (
+        28,
+        81,
+        "formula.latex.es",
+        "English word 'otherwise' in the Spanish formula",
+    ),
+    "english-shared-formula": (
+        27,
+        42,
+        "formula.latex",
+        "English words 'for', 'each' in the Spanish formula: give formula.latex as {es, en}",
+    ),
     "code-raises": (35, 1, "code.source", "raised ZeroDivisionError: division by zero (example"),
     "code-timeout": (32, 11, "code.source", "did not finish within 1 s"),
     "bad-demo": (40, 12, "demo.compute", "cannot import 'rankcards.viz.nope'"),
@@ -56,6 +69,10 @@ def test_the_fixture_set_is_valid(tmp_path: Path) -> None:
     assert alpha.examples["en"].output == "sum 6\n2.0\n"
     assert alpha.examples["en"].error is None
     assert 'class="katex-display"' in alpha.views["en"].formula
+    # A formula given per language: each page shows its own words.
+    assert "si hay un relevante" in alpha.views["es"].formula
+    assert "if there is" not in alpha.views["es"].formula
+    assert "if there is a relevant one" in alpha.views["en"].formula
     assert "<math" in alpha.views["es"].summary  # inline math rendered as MathML + HTML
     beta = next(card for card in rendered if card.card.slug == "beta")
     assert beta.examples["es"].source.startswith("# hola")

@@ -67,7 +67,7 @@ def test_related_are_the_other_four_first_cards(slug):
 def test_spanish_terminology_of_the_seed_card_is_kept():
     assert _card("recall-at-k")["title"]["es"] == "Recall @ K (Exhaustividad)"
     assert "Llegar en 1º lugar te da 100 puntos" in _card("mrr")["intuition"]["es"]
-    assert _card("gold-dataset")["summary"]["es"].startswith("Conjunto de datos de prueba")
+    assert _card("gold-dataset")["summary"]["es"].startswith("Conjunto de referencia")
 
 
 @pytest.mark.parametrize("slug", ["mrr", "hit-rate-at-k", "recall-at-k"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+from math import log2
 from pathlib import Path
 
 import pytest
@@ -232,3 +233,24 @@ def test_truncated_or_corrupt_gzip_exits_1_with_one_line_naming_the_file(
     assert (status, out) == (1, "")
     assert err == f"rankcards eval: {paths[broken]}: {message}\n"
     assert readings == []  # the run's stream stopped at the damage: not read a second time
+
+
+def test_new_measures_by_name_and_in_help(files: tuple[str, str], capsys) -> None:
+    names = ["ERR@10", "nDCG(dcg=exp-log2)@10", "IPrec@0.5", "Judged@2", "F1@2"]
+    status, out, err = _run(capsys, *files, *(f"-m{name}" for name in names))
+    assert status == 0 and err == ""
+    # q1 ranks b (0), c (2), a (1): ERR = (3/16)/2 + (13/16)(1/16)/3; exp gains 3 and 1
+    err_value = (3 / 16) / 2 + (13 / 16) * (1 / 16) / 3
+    ndcg = (3 / log2(3) + 1 / 2) / (3 + 1 / log2(3))
+    assert out.splitlines() == [
+        f"ERR@10                \tall\t{err_value:6.4f}",
+        f"nDCG(dcg=exp-log2)@10 \tall\t{ndcg:6.4f}",
+        "IPrec@0.5             \tall\t0.6667",  # 1 of 2 relevant needed: best of 1/2, 2/3
+        "Judged@2              \tall\t1.0000",
+        "F1@2                  \tall\t0.5000",  # P@2 = R@2 = 1/2
+    ]
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for form in ("ERR[@k]", "IPrec[(rel=N)]@r", "Judged[@k]", "F1[(rel=N)]@k", "exp-log2"):
+        assert form in shown

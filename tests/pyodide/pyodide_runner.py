@@ -23,6 +23,7 @@ MODULES = (
     "test_metrics_readers",
     "test_metrics_teaching",
     "test_metrics_conformance",
+    "test_metrics_new_measures",
 )
 
 

@@ -1,8 +1,9 @@
 """Read a directory of cards and run the checks that need no rendering or running.
 
-Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name, and
-unfilled ``TODO`` placeholders (left by `rankcards new`). Across files: duplicate slugs and
-related slugs with no card. Every problem is collected; nothing stops at the first.
+Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name,
+unfilled ``TODO`` placeholders (left by `rankcards new`) and English words in the Spanish formula.
+Across files: duplicate slugs and related slugs with no card. Every problem is collected; nothing
+stops at the first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rankcards.cards._formula import formula_problems
 from rankcards.cards._model import Card
 from rankcards.cards._problems import FieldPath, Problem, format_field
 from rankcards.cards._schema import schema_problems
@@ -119,6 +121,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
         found = schema_problems(path, parsed.data, parsed.marks)
         problems.extend(found)
         if not found:
+            problems.extend(formula_problems(path, parsed.data, parsed.marks))
             cards.append(Card(path, parsed.data, parsed.marks))
         elif isinstance(parsed.data.get("slug"), str):
             other_slugs.add(parsed.data["slug"])

@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from rankcards.cards._execute import run_jobs
+from rankcards.cards._formula import latex, latex_path
 from rankcards.cards._katex import render_math
 from rankcards.cards._markdown import CardMarkdown, MathCollector, substitute_math
 from rankcards.cards._model import LANGS, Card, CardView, Demo, Example, Reference, RenderedCard
@@ -58,7 +59,11 @@ def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
             key_points=[text("key_points", lang, i) for i in range(len(data["key_points"][lang]))],
             intuition=text("intuition", lang, inline=False),
             formula=(
-                Markup(md.collector.token(formula["latex"], True, (card, ("formula", "latex"))))
+                Markup(
+                    md.collector.token(
+                        latex(formula, lang), True, (card, latex_path(formula, lang))
+                    )
+                )
                 if formula
                 else None
             ),

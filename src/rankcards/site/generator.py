@@ -87,7 +87,8 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
         url = card_url(lang, view.slug)
 
         def link(slug: str, url: str = url) -> Link:
-            return Link(_relative(url, card_url(lang, slug)), by_slug[slug].views[lang].title)
+            other = by_slug[slug].views[lang]
+            return Link(_relative(url, card_url(lang, slug)), other.title, other.summary)
 
         html = template.render(
             lang=lang,
