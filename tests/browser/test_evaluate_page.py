@@ -276,3 +276,29 @@ def test_a_damaged_gzip_file_is_one_line_naming_it(page, site_server) -> None:
         shown = page.text_content("[data-rc-eval-errors]")
         assert shown.startswith(message) and "\n" not in shown and "Traceback" not in shown
     assert _script_errors(page) == []
+
+
+def test_cancel_while_python_starts_frees_the_page_at_once(page, site_server) -> None:
+    page.goto(f"{site_server}en/evaluate/")
+    page.fill('[data-rc-text="qrels"]', "q1 0 a 1\n")
+    page.fill('[data-rc-text="run"]', "q1 Q0 a 1 1 t\n")
+    # Evaluate, then Cancel while Python is still booting: by the next task the page says so,
+    # without waiting for the boot to end
+    states = page.evaluate(
+        """async () => {
+            const root = document.querySelector("[data-rc-evaluate]");
+            const runtime = () => document.documentElement.dataset.runtime;
+            root.querySelector("[data-rc-evaluate-button]").click();
+            const before = [runtime(), root.dataset.rcState];
+            root.querySelector("[data-rc-eval-cancel]").click();
+            await new Promise((resolve) => setTimeout(resolve));
+            return [...before, runtime(), root.dataset.rcState];
+        }"""
+    )
+    assert states == ["loading", "running", "loading", "cancelled"]
+    assert page.text_content("[data-rc-eval-status]") == "Evaluation cancelled."
+    page.fill("[data-rc-measures]", "RR P@1")
+    _evaluate(page)
+    assert page.eval_on_selector_all(
+        "tr.rc-eval-all td", "cells => cells.map(cell => cell.dataset.value)"
+    ) == ["1", "1"]

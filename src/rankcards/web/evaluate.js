@@ -33,7 +33,7 @@ class Evaluator {
   #root;
   #t;
   #inputs = { qrels: null, run: null }; // a chosen or dropped File, or null to use the textarea
-  #task = null; // the evaluation under way: {cancelled}
+  #task = null; // the evaluation under way: {cancelled, cancel}
   #result = null;
   #sort = { column: -1, descending: false };
   #urls = [];
@@ -109,6 +109,7 @@ class Evaluator {
   cancel() {
     if (!this.#task) return;
     this.#task.cancelled = true;
+    this.#task.cancel(); // the page is free at once, even while Python is still booting
     runtime.stop();
   }
 
@@ -124,7 +125,10 @@ class Evaluator {
       this.#root.dataset.rcState = "error";
       return;
     }
-    const task = { cancelled: false };
+    const task = { cancelled: false, cancel: null };
+    const cancelled = new Promise((resolve) => {
+      task.cancel = resolve;
+    });
     this.#task = task;
     this.#root.dataset.rcState = "running";
     this.#showRunning(true);
@@ -132,9 +136,9 @@ class Evaluator {
     const started = performance.now();
     let reply;
     try {
-      await runtime.ensure();
+      await Promise.race([runtime.ensure(), cancelled]);
       if (!task.cancelled) {
-        reply = await runtime.call(
+        const call = runtime.call(
           ENTRY,
           {
             qrels_name: qrels.name,
@@ -148,6 +152,8 @@ class Evaluator {
             onProgress: (done, total) => this.#progress(done, total),
           },
         );
+        call.catch(() => {}); // once cancelled, its end is of no interest
+        reply = await Promise.race([call, cancelled]);
       }
     } catch (error) {
       reply = { ok: false, error: error.message };

@@ -384,14 +384,16 @@ async function longCall(id, target, args, files, progress) {
   }
   const kwargs = JSON.parse(args);
   const folder = `/rankcards-files/${id}`;
-  if (files) {
-    pyodide.FS.mkdirTree(folder);
-    const blobs = Object.entries(files).map(([name, data]) => ({ name, data }));
-    pyodide.FS.mount(pyodide.FS.filesystems.WORKERFS, { blobs }, folder);
-    for (const name of Object.keys(files)) kwargs[name] = `${folder}/${name}`;
-  }
+  let mounted = false;
   const report = progress ? (done, total) => postMessage({ id, type: "call-progress", done, total }) : undefined;
   try {
+    if (files) {
+      pyodide.FS.mkdirTree(folder);
+      const blobs = Object.entries(files).map(([name, data]) => ({ name, data }));
+      pyodide.FS.mount(pyodide.FS.filesystems.WORKERFS, { blobs }, folder);
+      mounted = true;
+      for (const name of Object.keys(files)) kwargs[name] = `${folder}/${name}`;
+    }
     let reply = callBridge(target, JSON.stringify(kwargs), report);
     if (!reply.ok && reply.error.type === "KeyboardInterrupt") {
       if (interrupt && aimedAt(interrupt, id)) return { ...reply, interrupted: true };
@@ -399,10 +401,8 @@ async function longCall(id, target, args, files, progress) {
     }
     return reply;
   } finally {
-    if (files) {
-      pyodide.FS.unmount(folder);
-      pyodide.FS.rmdir(folder);
-    }
+    if (mounted) pyodide.FS.unmount(folder);
+    if (files) pyodide.FS.rmdir(folder);
   }
 }
 
