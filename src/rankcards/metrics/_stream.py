@@ -135,25 +135,25 @@ def _measure_run(
         except OSError:
             raise Fallback from None
         with handle:
-            handle.seek(start)
-            size = None if stop is None else stop - start
-            return _measure_blocks(blocks(handle, size), qrels, scorer, depth)
+            try:
+                handle.seek(start)
+                size = None if stop is None else stop - start
+                return _measure_blocks(blocks(handle, size), qrels, scorer, depth)
+            except OSError as error:  # e.g. a truncated or corrupt gzip file
+                raise unreadable(os.fspath(path), error) from None
 
-    try:
-        if len(parts) < 2:
-            measured, read = measure_part(0, None)
-        else:
-            measured, read = {}, set()
-            results = _parts.in_processes(measure_part, parts)
-            for (_, stop), (part_measured, part_read) in zip(parts, results, strict=True):
-                if not read.isdisjoint(part_read):  # a query in two parts: not grouped by query
-                    raise Fallback
-                read |= part_read
-                measured |= part_measured
-                if on_read:
-                    on_read(stop)
-    except OSError as error:  # e.g. a truncated or corrupt gzip file
-        raise unreadable(os.fspath(path), error) from None
+    if len(parts) < 2:
+        measured, read = measure_part(0, None)
+    else:
+        measured, read = {}, set()
+        results = _parts.in_processes(measure_part, parts)
+        for (_, stop), (part_measured, part_read) in zip(parts, results, strict=True):
+            if not read.isdisjoint(part_read):  # a query in two parts: not grouped by query
+                raise Fallback
+            read |= part_read
+            measured |= part_measured
+            if on_read:
+                on_read(stop)
     if not read:  # nothing read: read_run says the run is empty
         raise Fallback
     return measured
