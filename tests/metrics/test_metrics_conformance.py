@@ -1,4 +1,4 @@
-"""Conformance with trec_eval's own test outputs (../shared/reference/trec_eval).
+"""Conformance with trec_eval's own test outputs (tests/data/trec_eval, NIST's test folder).
 
 Every line of each expected output whose measure we implement is reproduced exactly as
 trec_eval prints it (``%6.4f``, integers for counters), per query and for ``all``.
@@ -18,7 +18,7 @@ from rankcards.metrics._parse import spec_for_trec_eval
 CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ("out.test", "qrels.test", "results.test", {}),
     ("out.test", "qrels.test.with-comments", "results.test", {}),
-    ("out.comment.test", "qrels.comment.test", "results.comment.test", {}),
+    ("out.comment.test", "qrels.comment.test.gz", "results.comment.test.gz", {}),
     ("out.test.a", "qrels.test", "results.test", {}),
     ("out.test.aq", "qrels.test", "results.test", {}),
     ("out.test.aqc", "qrels.test", "results.trunc", {"complete": True}),
