@@ -239,3 +239,25 @@ def test_unreadable_code_in_a_link_keeps_the_cards_example(page, site_server):
     assert page.locator(f"{EXAMPLE} [data-rc-source] code").text_content() == original
     assert "code=" not in page.url
     assert _errors(page) == []
+
+
+def test_a_state_the_cards_python_refuses_falls_back_to_the_cards_state(page, site_server):
+    """Well-formed but naming a document the gold dataset does not have: only the card's own
+    Python knows, so its refusal sends the demo back to the card's state with the notice."""
+    page.goto(f"{site_server}en/gold-dataset/")
+    _live(page)
+    initial = _shown(page)
+    page.goto("about:blank")
+    page.goto(f"{site_server}en/gold-dataset/#demo={_link({'edits': {'q01/no-such-doc': 2}})}")
+    _live(page)
+    notice = page.locator(f"{DEMO} [data-rc-share-notice]")
+    notice.wait_for(state="visible")
+    assert notice.get_attribute("data-reason").startswith("compute:")
+    assert page.get_attribute(DEMO, "data-rc-shared") == "invalid"
+    page.wait_for_function(LIVE)
+    assert {k: v for k, v in _shown(page).items() if "time" not in k} == {
+        k: v for k, v in initial.items() if "time" not in k
+    }
+    assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden()
+    assert "demo=" not in page.url
+    assert _errors(page) == []
