@@ -261,3 +261,20 @@ def test_a_state_the_cards_python_refuses_falls_back_to_the_cards_state(page, si
     assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden()
     assert "demo=" not in page.url
     assert _errors(page) == []
+
+
+def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, mrr_demo_values):
+    """A new hash on the open page is a navigation for Material's instant loading: the page is
+    rendered again and its demo starts from the link, as on a first visit."""
+    page.goto(f"{site_server}en/mrr/")
+    _live(page)
+    state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+    page.evaluate(f"location.hash = 'demo={_link({'k': 1})}'")
+    mrr = repr(mrr_demo_values({**state, "k": 1})["MRR"])
+    page.wait_for_function(
+        f"(() => {{ const s = document.querySelector('{DEMO}');"
+        " return s.dataset.rcState === 'live' && s.dataset.rcShared === 'restored'"
+        f" && s.querySelector('[data-metric=MRR]').dataset.value === '{mrr}'; }})()"
+    )
+    assert page.input_value(f'{DEMO} input[type="range"]') == "1"
+    assert _errors(page) == []
