@@ -278,3 +278,28 @@ def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, m
     )
     assert page.input_value(f'{DEMO} input[type="range"]') == "1"
     assert _errors(page) == []
+
+
+def test_code_too_long_for_a_link_is_not_offered_as_one(page, site_server):
+    page.goto(f"{site_server}es/mrr/")
+    page.evaluate(
+        """(base) => import(base + 'assets/rankcards/kept_edits.js').then((m) => {
+             const original = document.querySelector('[data-rc-source] code').textContent;
+             let x = 2463534242;  // xorshift32: text that deflate cannot shrink much
+             const noise = Array.from({length: 12000}, () => {
+               x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+               return (x >>> 0).toString(36);
+             });
+             m.saveEdit('mrr', 'es', '# ' + noise.join(''), original);
+           })""",
+        site_server,
+    )
+    page.reload()
+    page.locator(f"{EXAMPLE} .rc-example__button--share").click()
+    said = page.locator("[data-rc-share-code-said]")
+    said.wait_for(state="visible")
+    page.wait_for_function(
+        "document.querySelector('[data-rc-share-code-said]').textContent.includes('Copiar')"
+    )
+    assert "demasiado largo" in said.text_content()
+    assert page.locator("[data-rc-share-code-link]").is_hidden()
