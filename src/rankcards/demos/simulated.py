@@ -4,13 +4,15 @@ A significance test answers a question about queries we did *not* evaluate, so i
 a world where the truth is known: here every system's true mean difference to the baseline is
 chosen, and each "test collection" is a seeded draw of queries from that world.
 
-The model is the usual one for IR scores (topic difficulty dominates, systems add noise):
-query ``i`` of sample ``seed`` has a difficulty ``b_i`` uniform in [0.1, 0.9]; the baseline
-scores ``b_i + e_0i`` and system ``j`` scores ``b_i + effect_j + e_ji``, clipped to [0, 1]
-like AP or nDCG@10; each noise ``e`` is triangular on [-0.3, 0.3] (the sum of two uniforms,
-standard deviation 0.3 / sqrt(6) = 0.122), so a difference between two systems has a standard
-deviation of about 0.17, and ties at 0 or 1 happen as they do in real runs. Systems with the
-same ``effect`` are identical in expectation: any difference between them is noise.
+The model is the usual one for IR scores (each query has its own difficulty, systems add
+noise): query ``i`` of sample ``seed`` has a difficulty ``b_i`` uniform in [0.3, 0.55]; the
+baseline scores ``b_i + e_0i`` and system ``j`` scores ``b_i + effect_j + e_ji``; each noise
+``e`` is triangular on [-0.3, 0.3] (the sum of two uniforms, standard deviation
+0.3 / sqrt(6) = 0.122), so a difference between two systems has a standard deviation of
+0.3 / sqrt(3) = 0.173. With ``0 <= effect <= 0.15`` every score stays within [0, 1], like AP
+or nDCG@10, so nothing is clipped and a system's true mean difference to the baseline is
+exactly its ``effect``; systems with the same ``effect`` are identical in expectation: any
+difference between them is noise.
 
 Only ``random.Random(str).random()`` is used: a string seed is hashed with SHA-512 and the
 Mersenne Twister is the same in CPython and Pyodide, so a draw is identical in the page. Query
@@ -33,7 +35,8 @@ from collections.abc import Sequence
 #: Queries a sample holds at most (the demos' "queries used" slider stops there).
 POOL = 50
 NOISE = 0.3  # half-width of the triangular per-query noise of every system
-LOW, HIGH = 0.1, 0.9  # range of the query difficulty (the baseline's expected score)
+LOW, HIGH = 0.3, 0.55  # range of the query difficulty (the baseline's expected score)
+MAX_EFFECT = 0.15  # with LOW, HIGH and NOISE: scores stay in [0, 1], never clipped
 
 
 @functools.cache
@@ -50,10 +53,6 @@ def _noise(seed: int, system: int) -> tuple[float, ...]:
     return tuple(NOISE * (draw() + draw() - 1.0) for _ in range(POOL))
 
 
-def _clip(value: float) -> float:
-    return min(1.0, max(0.0, value))
-
-
 def simulated_scores(
     queries: int, effects: Sequence[float], seed: int = 0
 ) -> dict[str, list[float]]:
@@ -61,8 +60,8 @@ def simulated_scores(
 
     Args:
         queries: how many queries (1 to :data:`POOL`); the first ``queries`` of the sample.
-        effects: each system's true mean difference to the baseline before clipping (0 makes
-            it identical to the baseline in expectation); systems are named ``S1``, ``S2``, ...
+        effects: each system's true mean difference to the baseline, in [0, MAX_EFFECT] (0
+            makes it identical to the baseline in expectation); systems are ``S1``, ``S2``, ...
         seed: which sample of queries (and noise) is drawn.
 
     Returns:
@@ -70,18 +69,18 @@ def simulated_scores(
         (as trec_eval prints them), every list over the same queries in the same order.
 
     Raises:
-        ValueError: ``queries`` outside 1..POOL, or an effect outside [-1, 1].
+        ValueError: ``queries`` outside 1..POOL, or an effect outside [0, MAX_EFFECT].
     """
     if not 1 <= queries <= POOL:
         raise ValueError(f"queries must be between 1 and {POOL}, got {queries}")
     for effect in effects:
-        if not -1.0 <= effect <= 1.0:
-            raise ValueError(f"an effect must be in [-1, 1], got {effect}")
+        if not 0.0 <= effect <= MAX_EFFECT:
+            raise ValueError(f"an effect must be in [0, {MAX_EFFECT}], got {effect}")
     difficulty = _difficulty(seed)[:queries]
     columns = {"baseline": (0.0, _noise(seed, 0))}
     for system, effect in enumerate(effects, start=1):
         columns[f"S{system}"] = (effect, _noise(seed, system))
     return {
-        name: [round(_clip(b + effect + e), 4) for b, e in zip(difficulty, noise, strict=False)]
+        name: [round(b + effect + e, 4) for b, e in zip(difficulty, noise, strict=False)]
         for name, (effect, noise) in columns.items()
     }
