@@ -21,7 +21,7 @@ from content._view import shown, text
 from rankcards.demos.simulated import MAX_EFFECT, POOL, simulated_scores
 from rankcards.metrics import _stats, compare_scores
 from rankcards.viz import render, validate
-from rankcards.viz.significance import ALPHA, SAMPLES, queries_needed, view
+from rankcards.viz.significance import ALPHA, CI_DIGITS, SAMPLES, queries_needed, view
 
 ROOT = Path(__file__).resolve().parents[2]
 CARDS = ("significance-testing", "confidence-intervals", "multiple-comparisons")
@@ -52,8 +52,12 @@ def _pair(state: dict) -> dict[str, dict[str, list[float]]]:
 
 
 def _row(state: dict, test: str) -> dict:
-    result = compare_scores(_pair(state), test=test, samples=SAMPLES, seed=0)
-    return result["comparisons"][0]
+    """compare_scores' row, its interval rounded as the view rounds it (see CI_DIGITS)."""
+    row = compare_scores(_pair(state), test=test, samples=SAMPLES, seed=0)["comparisons"][0]
+    exact = row["ci"]
+    row["ci"] = [round(end, CI_DIGITS) for end in exact]
+    assert all(abs(a - b) < 1e-12 for a, b in zip(row["ci"], exact, strict=True))
+    return row
 
 
 def _differences(state: dict) -> list[float]:
@@ -83,6 +87,15 @@ def test_test_mode_shows_the_four_tests_of_compare_scores(lang):
     differences = _differences(TEST_STATE)
     assert values["t"] == pytest.approx(_stats.paired_t_test(differences).statistic, rel=1e-12)
     assert values["t"] == pytest.approx(scipy.stats.ttest_1samp(differences, 0.0).statistic)
+
+
+@pytest.mark.parametrize("state", [TEST_STATE, {**TEST_STATE, "queries": 12, "seed": 4}])
+def test_all_tests_equals_one_compare_scores_call_per_test(state):
+    # The view runs one bootstrap for the three tests that share it; every row must still be
+    # exactly what compare_scores returns for that test.
+    from rankcards.viz.significance import all_tests
+
+    assert all_tests(state) == {test: _row(state, test) for test in TESTS}
 
 
 @pytest.mark.parametrize("test", TESTS)

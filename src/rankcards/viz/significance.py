@@ -32,18 +32,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from rankcards.demos.simulated import simulated_scores
-from rankcards.metrics import compare_scores
+from rankcards.metrics import _stats, compare_scores
 from rankcards.metrics._compare import CONFIDENCE, TESTS
-from rankcards.metrics._stats import mean, sample_sd, student_t_quantile
+from rankcards.metrics._stats import mean, sample_sd, student_t_cdf
 from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
 
-__all__ = ["ALPHA", "SAMPLES", "comparison", "family", "queries_needed", "view"]
+__all__ = [
+    "ALPHA",
+    "CI_DIGITS",
+    "SAMPLES",
+    "all_tests",
+    "comparison",
+    "family",
+    "queries_needed",
+    "view",
+]
 
 #: Resamples of the randomization (beyond exact enumeration) and bootstrap tests in the view.
 SAMPLES = 1000
 #: Significance level of every verdict the view shows.
 ALPHA = 0.05
 _SEED = 0  # the tests' own random draws; the reader's seed picks the sample of queries
+#: Interval endpoints are rounded to this many decimals. A bootstrap mean adds floats with
+#: sum(), which rounds differently from Python 3.12 on (compensated): the build (CPython 3.11)
+#: and the page (Pyodide's 3.14) then differ in the last bit, and the page must show the
+#: build's numbers exactly. 12 decimals keep every digit a reader or a test can use.
+CI_DIGITS = 12
 
 _TEXT = {
     "en": {
@@ -166,14 +180,36 @@ def _pair(state: dict[str, Any]) -> dict[str, dict[str, list[float]]]:
 
 
 def comparison(state: dict[str, Any], test: str) -> dict[str, Any]:
-    """The baseline-S1 comparison row of :func:`compare_scores` that the view shows for ``test``.
+    """The baseline-S1 comparison row of :func:`compare_scores` that the view shows for ``test``,
+    its interval rounded to :data:`CI_DIGITS` decimals.
 
     >>> row = comparison({"queries": 20, "effect": 0.05, "seed": 1}, "t")
     >>> row["wins"] + row["losses"] + row["ties"]
     20
     """
     result = compare_scores(_pair(state), test=test, alpha=ALPHA, samples=SAMPLES, seed=_SEED)  # type: ignore[arg-type]
-    return result["comparisons"][0]  # type: ignore[index, no-any-return]
+    row: dict[str, Any] = result["comparisons"][0]  # type: ignore[index]
+    row["ci"] = [round(end, CI_DIGITS) for end in row["ci"]]
+    return row
+
+
+def all_tests(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """:func:`comparison` for each of the four tests, with one bootstrap instead of three.
+
+    ``compare_scores`` gives every test but the t-test the same bootstrap interval (same
+    draws, same seed), so the Wilcoxon and randomization rows are the bootstrap row with their
+    own p from ``_stats``, the very functions ``compare_scores`` calls (the tests check the
+    rows are equal): in the page, a change then costs one bootstrap, not three.
+    """
+    bootstrap = comparison(state, "bootstrap")
+    differences = _differences(state)
+    wilcoxon = _stats.wilcoxon_signed_rank(differences).p
+    randomization = _stats.randomization_test(differences, SAMPLES, _SEED).p
+    own = {  # no correction here: p_adjusted is p
+        test: {**bootstrap, "p": p, "p_adjusted": p, "significant": p < ALPHA}
+        for test, p in (("wilcoxon", wilcoxon), ("randomization", randomization))
+    }
+    return {"t": comparison(state, "t"), **own, "bootstrap": bootstrap}
 
 
 def family(state: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +235,10 @@ def queries_needed(sd: float, half_width: float, confidence: float = CONFIDENCE)
 
     The half-width of the interval of a mean difference is ``t_{(1+c)/2, n-1} sd / sqrt(n)``;
     this is topic set size design from the interval's width (Sakai 2016), with the sample's
-    standard deviation of the differences standing in for the population's.
+    standard deviation of the differences standing in for the population's. The half-width
+    falls as ``n`` grows, and ``t_{q, n-1} sd / sqrt(n) <= h`` holds exactly when the t CDF at
+    ``h sqrt(n) / sd`` reaches ``q``: so an exponential then binary search on ``n`` needs one
+    CDF per step, not a quantile (a bisection of its own).
 
     >>> queries_needed(0.17, 0.05)  # 1.96 * 0.17 / 0.05 = 6.7, squared 44.4, and t > 1.96
     47
@@ -210,20 +249,21 @@ def queries_needed(sd: float, half_width: float, confidence: float = CONFIDENCE)
         return 2
     quantile = 0.5 + confidence / 2.0
 
-    def width(n: int) -> float:
-        return student_t_quantile(quantile, n - 1) * sd / math.sqrt(n)
+    def narrow_enough(n: int) -> bool:
+        return student_t_cdf(half_width * math.sqrt(n) / sd, n - 1) >= quantile
 
-    high = 2
-    while width(high) > half_width:
-        high *= 2
-    low = high // 2 if high > 2 else 1  # width(low) > half_width, or low == 1 (not allowed)
+    if narrow_enough(2):
+        return 2
+    low, high = 2, 4  # narrow_enough(low) is False
+    while not narrow_enough(high):
+        low, high = high, 2 * high
     while high - low > 1:
         middle = (low + high) // 2
-        if width(middle) > half_width:
-            low = middle
-        else:
+        if narrow_enough(middle):
             high = middle
-    return max(high, 2)
+        else:
+            low = middle
+    return high
 
 
 def _differences(state: dict[str, Any]) -> list[float]:
@@ -323,8 +363,7 @@ def _test_view(state: dict[str, Any], t: dict[str, str]) -> Html:
     n = int(state["queries"])
     differences = _differences(state)
     rows, chosen_row = [], None
-    for test in TESTS:
-        row = comparison(state, test)
+    for test, row in all_tests(state).items():
         if test == chosen:
             chosen_row = row
         significant = row["p"] < ALPHA
