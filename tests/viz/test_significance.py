@@ -134,12 +134,16 @@ def test_more_queries_and_other_samples_move_the_p_value():
     assert null["delta"] == pytest.approx(base["delta"] - 0.05, abs=1e-3)  # same noise, no effect
 
 
-def test_view_text_reads_the_p_value_in_both_languages():
-    p = _row(TEST_STATE, "t")["p"]
-    assert f"about {100 * p:.0f}% of samples of 20 queries" in text(view(dict(TEST_STATE), "en"))
-    assert f"cerca del {100 * p:.0f} % de las muestras de 20 consultas" in text(
-        view(dict(TEST_STATE), "es")
-    )
+@pytest.mark.parametrize(("seed", "queries"), [(1, 20), (1, 50), (2, 20)])
+def test_view_text_reads_the_p_value_in_both_languages(seed, queries):
+    state = {**TEST_STATE, "seed": seed, "queries": queries}
+    p = _row(state, "t")["p"]
+    percent = f"{100 * p:.1f}" if p < 0.1 else f"{100 * p:.0f}"
+    percent = percent.rstrip("0").rstrip(".") if "." in percent else percent
+    assert percent != "0"  # a small p is never read as "0%"
+    en, es = text(view(state, "en")), text(view(state, "es"))
+    assert f"about {percent}% of samples of {queries} queries" in en
+    assert f"cerca del {percent} % de las muestras de {queries} consultas" in es
 
 
 # --- interval mode -----------------------------------------------------------------------

@@ -397,7 +397,8 @@ def _test_view(state: dict[str, Any], t: dict[str, str]) -> Html:
         metric("p", p, fmt(p, 4)),
         " < 0.05" if p < ALPHA else " ≥ 0.05",
     )
-    reading = el("p", {"class": "rc-demo-hint"}, t["reading"].format(pct=f"{100 * p:.0f}", n=n))
+    percent = fmt(100 * p, 1 if p < 0.1 else 0)  # 0.0019 reads "0.2%", not "0%"
+    reading = el("p", {"class": "rc-demo-hint"}, t["reading"].format(pct=percent, n=n))
     return el(
         "div",
         {"class": "rc-view rc-sig rc-sig-test", "data-test": chosen},
@@ -442,22 +443,23 @@ def _number_line(
         el("line", {"x1": x(truth), "y1": 0, "x2": x(truth), "y2": 16 + 14 * len(rows),
                     "style": f"stroke: {accent}; stroke-width: 1; stroke-dasharray: 3 2"}),
     ]  # fmt: skip
-    for index, (_, (low, high)) in enumerate(rows):
+    for index, (label, (low, high)) in enumerate(rows):
         y = 22 + 14 * index
         parts.append(el("line", {"x1": x(low), "y1": y, "x2": x(high), "y2": y,
                                  "style": f"stroke: {accent}; stroke-width: 4"}))  # fmt: skip
         parts.append(el("circle", {"cx": x(observed), "cy": y, "r": 3, "style": f"fill: {fg}"}))
+        parts.append(el("text", {"x": width + 6, "y": y + 3, "style": "font-size: 8px"}, label))
     for tick in (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3):
-        parts.append(el("text", {"x": x(tick), "y": 6, "style": "font-size: 6px",
+        parts.append(el("text", {"x": x(tick), "y": 5, "style": "font-size: 7px",
                                  "text-anchor": "middle"}, fmt(tick)))  # fmt: skip
     return el(
         "figure",
         {"class": "rc-sig-line", "style": "margin: 0.4em 0"},
         el(
             "svg",
-            {
-                "viewBox": f"0 -2 {width} {20 + 14 * len(rows)}",
-                "style": "width: 100%; max-width: 36rem; display: block",
+            {  # room on the left for the first tick, on the right for the row labels
+                "viewBox": f"-12 -4 {width + 60} {22 + 14 * len(rows)}",
+                "style": "width: 100%; max-width: 40rem; display: block",
                 "aria-hidden": "true",
             },
             parts,
@@ -516,7 +518,7 @@ def _interval_view(state: dict[str, Any], t: dict[str, str]) -> Html:
             "]",
         ),
         _number_line(
-            [(key, row["ci"]) for key, _, row in rows_by_method],
+            [(_SHORT[key], row["ci"]) for key, _, row in rows_by_method],
             float(state["effect"]),
             centre,
             axis,
@@ -614,6 +616,7 @@ def _multiple_view(state: dict[str, Any], t: dict[str, str]) -> Html:
     )
 
 
+_SHORT = {"t": "t", "bootstrap": "bootstrap"}  # the number line's row labels (both languages)
 _MODES = {"test": _test_view, "interval": _interval_view, "multiple": _multiple_view}
 
 
