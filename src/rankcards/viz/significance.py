@@ -124,10 +124,10 @@ _TEXT = {
         "mean_is": "media(d) = ",
         "ci_is": ",  intervalo del 95 %: [",
         "family_null": "Muestra {seed}: {n} consultas; todos los sistemas son iguales a la "
-        "referencia en esperanza: cada diferencia significativa es un falso positivo.",
+        "línea base en esperanza: cada diferencia significativa es un falso positivo.",
         "family_sample": "Muestra {seed}: {n} consultas; S1 es mejor de verdad por {effect}; "
-        "los demás sistemas son iguales a la referencia en esperanza.",
-        "chart": "Diferencia por consulta (sistema − referencia), ordenada; la línea discontinua "
+        "los demás sistemas son iguales a la línea base en esperanza.",
+        "chart": "Diferencia por consulta (sistema − línea base), ordenada; la línea discontinua "
         "es la media",
         "wins": "El sistema gana en {w} consultas, pierde en {l} y empata en {t}.",
         "test_caption": "Las mismas {n} diferencias, cuatro pruebas (α = 0.05, bilaterales)",
@@ -156,7 +156,7 @@ _TEXT = {
         "de(d): n = ",
         "needed_formula": "el menor n con t(0.975, n − 1) · {sd} / √n ≤ {target}",
         "truth": "diferencia real",
-        "family_caption": "{m} sistemas frente a la referencia, corrección: {correction}",
+        "family_caption": "{m} sistemas frente a la línea base, corrección: {correction}",
         "system": "Sistema",
         "truly": "¿Distinto de verdad?",
         "delta": "Diferencia media",
@@ -566,7 +566,11 @@ def _multiple_view(state: dict[str, Any], t: dict[str, str]) -> Html:
         rows.append(
             el(
                 "tr",
-                {"data-run": name, "data-significant": "true" if row["significant"] else "false"},
+                {
+                    "data-run": name,
+                    "data-significant": "true" if row["significant"] else "false",
+                    "style": "font-weight: 700" if row["significant"] else None,
+                },
                 el("th", {"scope": "row"}, name),
                 el("td", {}, t["yes"] if real else t["no"]),
                 el("td", {}, metric(f"delta:{name}", row["delta"], fmt(row["delta"], 4))),
