@@ -323,6 +323,21 @@ def test_multiple_gold_family(lang):
         assert fragment in holm_point
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_larger_family_never_lowers_an_adjusted_p(lang):
+    # The PyTerrier gotcha: correcting over every measure at once (rankcards compare) never
+    # gives a smaller adjusted p than correcting each measure's family alone.
+    gotcha = _item(_card("multiple-comparisons")["gotchas"][lang], "PyTerrier 1.1.2")
+    assert "nunca son menores" in gotcha or "never smaller" in gotcha
+    generator = random.Random(11)
+    for _ in range(300):
+        family = [generator.random() ** 2 for _ in range(generator.randint(2, 12))]
+        part = family[: generator.randint(1, len(family))]
+        for correct in (_stats.holm, _stats.bonferroni):
+            whole, alone = correct(family), correct(part)
+            assert all(w >= a - 1e-15 for w, a in zip(whole, alone, strict=False))
+
+
 def test_holm_never_rejects_fewer_than_bonferroni():
     generator = random.Random(5)
     for _ in range(500):
