@@ -1,0 +1,276 @@
+"""Team-draft interleaving of two rankings, credited by clicks of a simulated user.
+
+Online evaluation compares two systems with the clicks of real users. This module simulates it
+with a seeded ``random.Random`` (the same draws in CPython and Pyodide), for the
+``online-evaluation`` card:
+
+* :func:`team_draft` - team-draft interleaving (Radlinski, Kurup and Joachims, CIKM 2008). Like
+  two captains choosing players: in each round a coin decides which team picks first, then each
+  team adds its highest-ranked document not yet in the list. A team that is behind picks
+  first, so the teams' sizes never differ by more than one. Each document remembers its team.
+* :class:`ClickModel` and :func:`simulate_clicks` - a cascade click model with click and stop
+  probabilities by relevance grade (the cascade family of Chuklin, Markov and de Rijke 2015,
+  "Click Models for Web Search", in the multi-click form used to simulate users in online
+  learning to rank): the user scans top-down, clicks a document of grade g with probability
+  ``click[g]`` and, after a click, stops with probability ``stop[g]``.
+* :func:`credit` - a click counts for the team that placed the document; the team with more
+  clicks wins the impression, equal counts (no click included) are a tie.
+* :func:`simulate` - many impressions over the gold dataset's queries, the win counts and the
+  sign test of "both systems are equally good".
+
+>>> import random
+>>> picks = team_draft(["a", "b", "c"], ["b", "d", "a"], random.Random(1))
+>>> [(p.doc, p.team) for p in picks]
+[('a', 'A'), ('b', 'B'), ('d', 'B')]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+__all__ = [
+    "CLICK_MODELS",
+    "ClickModel",
+    "Impression",
+    "Pick",
+    "Simulation",
+    "credit",
+    "sign_test",
+    "simulate",
+    "simulate_clicks",
+    "team_draft",
+]
+
+Team = str  # "A" or "B"
+
+
+class Pick(NamedTuple):
+    """One position of the interleaved list: the document, its team and the draft round."""
+
+    doc: str
+    team: Team
+    round: int  # 1-based; a round is one pick of each team
+    first: bool  # this team won the round's coin (or was behind) and picked first
+
+
+@dataclass(frozen=True)
+class ClickModel:
+    """Cascade user: ``click[g]`` = P(click | grade g), ``stop[g]`` = P(stop | click, grade g)."""
+
+    name: str
+    click: tuple[float, ...]
+    stop: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.click) != len(self.stop) or not self.click:
+            raise ValueError(f"{self.name}: click and stop need one probability per grade")
+        for p in (*self.click, *self.stop):
+            if not 0.0 <= p <= 1.0:
+                raise ValueError(f"{self.name}: probability {p} outside [0, 1]")
+
+
+#: Three users over the gold dataset's grades 0-3 (illustrative values, not fitted to a log),
+#: shaped after the "perfect", "navigational" and "informational" users of click simulations.
+CLICK_MODELS: dict[str, ClickModel] = {
+    "perfect": ClickModel("perfect", (0.0, 0.3, 0.7, 1.0), (0.0, 0.0, 0.0, 0.0)),
+    "navigational": ClickModel("navigational", (0.05, 0.3, 0.6, 0.95), (0.2, 0.4, 0.6, 0.9)),
+    "informational": ClickModel("informational", (0.4, 0.6, 0.75, 0.9), (0.1, 0.2, 0.35, 0.5)),
+}
+
+
+def team_draft(
+    ranking_a: Sequence[str], ranking_b: Sequence[str], rng: random.Random, length: int = 10
+) -> tuple[Pick, ...]:
+    """Team-draft interleaving of two rankings (Radlinski, Kurup and Joachims 2008).
+
+    While both rankings still hold a document not in the list and the list is shorter than
+    ``length``: the team with fewer picks picks next; at equal counts a coin
+    (``rng.random() < 0.5`` -> A) decides. The picking team adds its highest-ranked document
+    not yet in the list. Documents appear once; each belongs to the team that added it.
+
+    >>> picks = team_draft(["a", "b"], ["a", "b"], random.Random(0))
+    >>> [(p.doc, p.team, p.first) for p in picks]
+    [('a', 'B', True), ('b', 'A', False)]
+    """
+    if length < 1:
+        raise ValueError(f"length must be >= 1, got {length}")
+    docs, teams, rounds, firsts = _draft(ranking_a, ranking_b, rng, length)
+    return tuple(map(Pick, docs, teams, rounds, firsts))
+
+
+def _draft(
+    a: Sequence[str], b: Sequence[str], rng: random.Random, length: int
+) -> tuple[list[str], list[Team], list[int], list[bool]]:
+    """:func:`team_draft` as parallel lists (documents, teams, rounds, first picks): the
+    simulation's inner loop, without building a :class:`Pick` per position."""
+    placed: set[str] = set()
+    docs: list[str] = []
+    teams: list[Team] = []
+    rounds: list[int] = []
+    firsts: list[bool] = []
+    next_a = next_b = picked_a = picked_b = round_number = 0
+    first_team = "A"
+    size_a, size_b = len(a), len(b)
+    while len(docs) < length:
+        while next_a < size_a and a[next_a] in placed:
+            next_a += 1
+        while next_b < size_b and b[next_b] in placed:
+            next_b += 1
+        if next_a == size_a or next_b == size_b:
+            break  # one ranking has nothing left to add
+        if picked_a == picked_b:
+            round_number += 1
+            first_team = "A" if rng.random() < 0.5 else "B"
+            team = first_team
+        else:
+            team = "A" if picked_a < picked_b else "B"
+        if team == "A":
+            doc, next_a, picked_a = a[next_a], next_a + 1, picked_a + 1
+        else:
+            doc, next_b, picked_b = b[next_b], next_b + 1, picked_b + 1
+        placed.add(doc)
+        docs.append(doc)
+        teams.append(team)
+        rounds.append(round_number)
+        firsts.append(team == first_team)
+    return docs, teams, rounds, firsts
+
+
+def simulate_clicks(
+    docs: Sequence[str], grades: Mapping[str, int], model: ClickModel, rng: random.Random
+) -> tuple[bool, ...]:
+    """Which of ``docs`` (top-down) a cascade user clicks; unjudged documents are grade 0."""
+    top = len(model.click) - 1
+    clicks = []
+    for doc in docs:
+        grade = min(max(grades.get(doc, 0), 0), top)
+        clicked = rng.random() < model.click[grade]
+        clicks.append(clicked)
+        if clicked and rng.random() < model.stop[grade]:
+            clicks.extend([False] * (len(docs) - len(clicks)))
+            break
+    return tuple(clicks)
+
+
+def credit(picks: Sequence[Pick], clicks: Sequence[bool]) -> tuple[int, int]:
+    """Clicks credited to team A and to team B (each click to its document's team)."""
+    return _credit([pick.team for pick in picks], clicks)
+
+
+def _credit(teams: Sequence[Team], clicks: Sequence[bool]) -> tuple[int, int]:
+    if len(teams) != len(clicks):
+        raise ValueError(f"{len(clicks)} clicks for {len(teams)} positions")
+    a = b = 0
+    for team, clicked in zip(teams, clicks, strict=True):
+        if clicked:
+            if team == "A":
+                a += 1
+            else:
+                b += 1
+    return a, b
+
+
+@dataclass(frozen=True)
+class Impression:
+    """One simulated search: the query, the interleaved list, the clicks and the outcome."""
+
+    query: str
+    picks: tuple[Pick, ...]
+    clicks: tuple[bool, ...]
+    credit_a: int
+    credit_b: int
+
+    @property
+    def winner(self) -> str:
+        """``"A"``, ``"B"`` or ``"tie"``."""
+        if self.credit_a == self.credit_b:
+            return "tie"
+        return "A" if self.credit_a > self.credit_b else "B"
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The outcome of many impressions."""
+
+    first: Impression  # the first impression, shown in full by the card's demo
+    wins_a: int
+    wins_b: int
+    ties: int
+    trace: tuple[float, ...]  # B's share of the decided impressions after each impression
+
+    @property
+    def impressions(self) -> int:
+        return self.wins_a + self.wins_b + self.ties
+
+    @property
+    def preference_b(self) -> float:
+        """Share of the impressions with a winner that B won (0.5 when none had a winner)."""
+        decided = self.wins_a + self.wins_b
+        return self.wins_b / decided if decided else 0.5
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided sign test of "A and B win equally often" over the decided impressions."""
+        return sign_test(self.wins_a, self.wins_b)
+
+
+def sign_test(wins_a: int, wins_b: int) -> float:
+    """Exact two-sided binomial sign test, ties left out: ``2 P(X <= min)`` capped at 1.
+
+    >>> sign_test(8, 2) == 2 * (1 + 10 + 45) / 2**10
+    True
+    """
+    n, low = wins_a + wins_b, min(wins_a, wins_b)
+    if n == 0:
+        return 1.0
+    if low * 2 == n:
+        return 1.0
+    # log-space terms: exact enough and no huge integers for thousands of impressions
+    log_half = n * math.log(0.5)
+    tail = math.fsum(
+        math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + log_half)
+        for k in range(low + 1)
+    )
+    return min(1.0, 2.0 * tail)
+
+
+def simulate(
+    rankings_a: Mapping[str, Sequence[str]],
+    rankings_b: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    model: ClickModel,
+    impressions: int,
+    seed: int,
+    length: int = 10,
+) -> Simulation:
+    """``impressions`` searches, each on a query drawn uniformly from ``rankings_a``.
+
+    One ``random.Random(seed)`` draws, in order for each impression: the query, the coins of
+    :func:`team_draft` and the user's clicks; the same arguments give the same result.
+    """
+    if impressions < 1:
+        raise ValueError(f"impressions must be >= 1, got {impressions}")
+    queries = sorted(rankings_a)
+    if not queries or set(queries) != set(rankings_b):
+        raise ValueError("rankings_a and rankings_b must rank the same, non-empty set of queries")
+    rng = random.Random(seed)
+    wins = {"A": 0, "B": 0, "tie": 0}
+    trace = []
+    first: Impression | None = None
+    for _ in range(impressions):
+        query = queries[rng.randrange(len(queries))]
+        docs, teams, rounds, firsts = _draft(rankings_a[query], rankings_b[query], rng, length)
+        clicks = simulate_clicks(docs, qrels.get(query, {}), model, rng)
+        credit_a, credit_b = _credit(teams, clicks)
+        if first is None:
+            picks = tuple(map(Pick, docs, teams, rounds, firsts))
+            first = Impression(query, picks, clicks, credit_a, credit_b)
+        wins["tie" if credit_a == credit_b else "A" if credit_a > credit_b else "B"] += 1
+        decided = wins["A"] + wins["B"]
+        trace.append(wins["B"] / decided if decided else 0.5)
+    assert first is not None
+    return Simulation(first, wins["A"], wins["B"], wins["tie"], tuple(trace))
