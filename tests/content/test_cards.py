@@ -98,3 +98,15 @@ def test_build_time_example_output_is_meaningful(pages, slug):
     output = re.search(r"data-rc-output[^>]*>(.*?)</", html, re.S)
     assert output and len(output.group(1).strip().splitlines()) >= 3, slug
     assert "Traceback" not in output.group(1)
+
+
+def test_related_links_go_both_ways():
+    """A reader who follows a card's related link finds the way back on the other card."""
+    related = {slug: set(_card(slug)["related"]) for slug in SLUGS}
+    one_way = sorted(
+        f"{slug} -> {other}"
+        for slug, others in related.items()
+        for other in others
+        if slug not in related[other]
+    )
+    assert one_way == []

@@ -19,6 +19,7 @@ from rankcards.cards._katex import render_math
 from rankcards.cards._markdown import CardMarkdown, MathCollector, substitute_math
 from rankcards.cards._model import LANGS, Card, CardView, Demo, Example, Reference, RenderedCard
 from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.viz import expand
 
 _EXAMPLE_LINE = re.compile(r'File "<example>", line (\d+)')
 _FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -133,7 +134,7 @@ def render_cards(
     for card in cards:
         jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
         if "demo" in card.data:
-            jobs.append({"kind": "demo", "demo": card.data["demo"]})
+            jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
     answers = iter(run_jobs(jobs, timeout=timeout))
 
     rendered = []
@@ -157,7 +158,7 @@ def render_cards(
                 problems.append(_problem(card, _parse_field(field), message))
             if "timeout" in answer or "crashed" in answer:
                 problems.append(_problem(card, ("demo",), "demo did not finish or crashed"))
-            spec = card.data["demo"]
+            spec = expand(card.data["demo"])  # a lab block becomes compute, controls, state
             demos = {
                 lang: Demo(
                     spec["compute"],
