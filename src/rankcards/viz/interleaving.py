@@ -30,6 +30,7 @@ from rankcards.demos.prf import baseline_rankings, rankings
 from rankcards.demos.rankers import random_ranking
 from rankcards.metrics import paired_scores
 from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
+from rankcards.viz.gold_dataset import UNJUDGED
 
 __all__ = ["CONTENDERS", "MAX_IMPRESSIONS", "contender_rankings", "run", "view"]
 
@@ -238,7 +239,7 @@ def view(state: dict[str, Any], lang: str) -> str:
                     " ",
                     el("small", {}, t["first"] if pick.first else t["second"]),
                 ),
-                el("td", {}, "–" if grade is None else str(grade)),
+                el("td", {}, UNJUDGED if grade is None else str(grade)),
                 el("td", {}, t["clicked"] if clicked else t["no_click"]),
             )
         )

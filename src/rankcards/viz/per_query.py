@@ -35,7 +35,7 @@ BASELINE, NEW = "bm25", "prf"
 
 _TEXT = {
     "en": {
-        "caption": "{measure} per query, sorted by the difference (BM25 + PRF − BM25)",
+        "caption": "{measure} per query, sorted by the difference (BM25 + PRF minus BM25)",
         "query": "Query",
         "base": "BM25",
         "new": "BM25 + PRF",
@@ -53,7 +53,7 @@ _TEXT = {
         "bar": "{qid}: {value} ({word})",
     },
     "es": {
-        "caption": "{measure} por consulta, ordenada por la diferencia (BM25 + PRF − BM25)",
+        "caption": "{measure} por consulta, ordenada por la diferencia (BM25 + PRF menos BM25)",
         "query": "Consulta",
         "base": "BM25",
         "new": "BM25 + PRF",
@@ -190,14 +190,14 @@ def view(state: dict[str, Any], lang: str) -> str:
     losses = sum(d for d in data["differences"] if d < 0)
     mean_base = sum(data["base"]) / n
     mean_new = sum(data["new"]) / n
-    worst = order[-1]
-    best = order[0]
+    worst, best = order[-1], order[0]
+    low, high = data["differences"][worst], data["differences"][best]
     extremes = (
         t["worst"].format(
             qid=data["queries"][worst],
-            value=metric("worst", data["differences"][worst], _signed(data["differences"][worst])),
+            value=metric("worst", low, _signed(low)),
             best=data["queries"][best],
-            best_value=metric("best", data["differences"][best], _signed(data["differences"][best])),
+            best_value=metric("best", high, _signed(high)),
         )
         if row["losses"]
         else t["no_loss"]
