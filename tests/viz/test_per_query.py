@@ -12,7 +12,7 @@ from content._view import shown, text
 from rankcards.demos.bm25 import tokenize
 from rankcards.demos.gold import load_gold
 from rankcards.demos.prf import MAX_TERMS, baseline_rankings, expansion, rankings
-from rankcards.metrics import average_precision, precision_at_k, reciprocal_rank
+from rankcards.metrics import average_precision, compare_scores, precision_at_k, reciprocal_rank
 from rankcards.viz import render, validate
 from rankcards.viz.per_query import MEASURES, compare, view
 
@@ -66,6 +66,16 @@ def test_per_query_values_equal_the_teaching_functions(measure, terms):
         assert data["base"][i] == pytest.approx(_teaching(measure, base[qid], relevant), abs=1e-12)
         assert data["new"][i] == pytest.approx(_teaching(measure, new[qid], relevant), abs=1e-12)
     assert data["queries"] == sorted(gold.queries)
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("terms", range(11))
+def test_wins_losses_ties_and_delta_are_compare_scores_numbers(measure, terms):
+    data = compare(measure, terms)
+    row = compare_scores({"bm25": {measure: data["base"]}, "prf": {measure: data["new"]}})
+    expected = row["comparisons"][0]
+    for key in ("delta", "wins", "losses", "ties"):
+        assert data["comparison"][key] == expected[key], key
 
 
 def test_rows_are_sorted_by_difference_and_each_says_its_outcome_in_words():

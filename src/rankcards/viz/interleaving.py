@@ -146,11 +146,16 @@ def run(state: dict[str, Any]) -> tuple[Simulation, dict[str, float]]:
         raise ValueError(f"model: expected one of {', '.join(CLICK_MODELS)}, got {model!r}")
     if not 1 <= impressions <= MAX_IMPRESSIONS:
         raise ValueError(f"impressions: expected 1..{MAX_IMPRESSIONS}, got {impressions}")
-    qrels = load_gold().qrels
-    team_a, team_b = baseline_rankings(), contender_rankings(contender)
-    simulation = simulate(team_a, team_b, qrels, CLICK_MODELS[model], impressions, seed)
+    simulation = _simulate(contender, model, impressions, seed)
     offline_a, offline_b = _offline(contender)
     return simulation, {"A": offline_a, "B": offline_b}
+
+
+@functools.lru_cache(maxsize=32)
+def _simulate(contender: str, model: str, impressions: int, seed: int) -> Simulation:
+    """One (frozen) simulation per state: a reader moves the controls back and forth."""
+    team_a, team_b = baseline_rankings(), contender_rankings(contender)
+    return simulate(team_a, team_b, load_gold().qrels, CLICK_MODELS[model], impressions, seed)
 
 
 def _badge(team: str) -> Html:

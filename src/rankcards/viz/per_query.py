@@ -4,8 +4,9 @@ The ``per-query-analysis`` card's demo (contract in :mod:`rankcards.viz`). Two s
 gold dataset (:mod:`rankcards.demos.gold`, 20 queries): plain BM25, the baseline, and BM25 with
 pseudo-relevance feedback (:mod:`rankcards.demos.prf`, ``terms`` expansion words). Their
 per-query values of the chosen measure come from :func:`rankcards.metrics.paired_scores`
-(trec_eval rules, relevant = grade >= 1) and the wins, losses, ties and mean difference from
-:func:`rankcards.metrics.compare_scores`, so the view shows what ``rankcards compare`` prints.
+(trec_eval rules, relevant = grade >= 1) and the wins, losses, ties and mean difference are
+:func:`rankcards.metrics.compare_scores`'s (tested), so the view shows what ``rankcards compare``
+prints.
 
 The chart is a table sorted by the difference: each row carries the query, both values, the
 signed difference with a word (win, loss, tie) and a bar drawn left or right of a shared zero
@@ -20,11 +21,13 @@ True
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any
 
 from rankcards.demos.gold import load_gold
 from rankcards.demos.prf import MAX_TERMS, baseline_rankings, rankings
-from rankcards.metrics import compare_scores, paired_scores
+from rankcards.metrics import paired_scores
 from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
 
 __all__ = ["MEASURES", "compare", "view"]
@@ -32,6 +35,7 @@ __all__ = ["MEASURES", "compare", "view"]
 #: The measures the demo's selector offers (ir_measures notation).
 MEASURES = ("AP", "nDCG@10", "RR", "P@10")
 BASELINE, NEW = "bm25", "prf"
+_Values = tuple[float, ...]
 
 _TEXT = {
     "en": {
@@ -85,23 +89,42 @@ def compare(measure: str, terms: int) -> dict[str, Any]:
     """Per-query values of both systems and their comparison, as the view shows them.
 
     Returns ``{"queries", "base", "new", "differences", "comparison"}``: the query ids, the
-    per-query values of BM25 and BM25 + PRF, ``new - base`` per query, and the row
-    :func:`rankcards.metrics.compare_scores` returns (``delta``, ``wins``, ``losses``,
-    ``ties``, ...).
+    per-query values of BM25 and BM25 + PRF, ``new - base`` per query, and ``{"delta", "wins",
+    "losses", "ties"}`` with the definitions of :func:`rankcards.metrics.compare_scores` (the
+    tests check they agree; the view skips the test's interval, which it does not show).
     """
     if measure not in MEASURES:
         raise ValueError(f"measure: expected one of {', '.join(MEASURES)}, got {measure!r}")
+    if not isinstance(terms, int) or not 0 <= terms <= MAX_TERMS:
+        raise ValueError(f"terms: expected 0..{MAX_TERMS}, got {terms!r}")
+    queries, base, new = _paired(measure, terms)
+    differences = [b - a for a, b in zip(base, new, strict=True)]
+    return {
+        "queries": list(queries),
+        "base": list(base),
+        "new": list(new),
+        "differences": differences,
+        "comparison": {
+            "delta": math.fsum(differences) / len(differences),
+            "wins": sum(1 for d in differences if d > 0.0),
+            "losses": sum(1 for d in differences if d < 0.0),
+            "ties": sum(1 for d in differences if d == 0.0),
+        },
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _paired(
+    measure: str, terms: int
+) -> tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]:
+    """The paired per-query values (cached: a reader moves the controls back and forth)."""
     runs = {BASELINE: _run(baseline_rankings()), NEW: _run(rankings(terms))}
     paired = paired_scores(load_gold().qrels, runs, [measure], complete=True)
-    base, new = paired.scores[BASELINE][measure], paired.scores[NEW][measure]
-    result = compare_scores({BASELINE: {measure: base}, NEW: {measure: new}}, test="t")
-    return {
-        "queries": list(paired.queries),
-        "base": base,
-        "new": new,
-        "differences": [b - a for a, b in zip(base, new, strict=True)],
-        "comparison": result["comparisons"][0],
-    }
+    return (
+        paired.queries,
+        tuple(paired.scores[BASELINE][measure]),
+        tuple(paired.scores[NEW][measure]),
+    )
 
 
 def _signed(value: float, digits: int = 3) -> str:
@@ -144,8 +167,6 @@ def view(state: dict[str, Any], lang: str) -> str:
     """Render ``{"measure": one of MEASURES, "terms": 0..MAX_TERMS}``."""
     t = _TEXT[lang]
     measure, terms = str(state["measure"]), int(state["terms"])
-    if not 0 <= terms <= MAX_TERMS:
-        raise ValueError(f"terms: expected 0..{MAX_TERMS}, got {terms}")
     data = compare(measure, terms)
     row = data["comparison"]
     gold = load_gold()
