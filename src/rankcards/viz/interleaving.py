@@ -37,6 +37,7 @@ __all__ = ["CONTENDERS", "MAX_IMPRESSIONS", "contender_rankings", "run", "view"]
 CONTENDERS = ("prf5", "prf10", "random", "same")
 MAX_IMPRESSIONS = 1000
 OFFLINE_MEASURE = "nDCG@10"
+_NOWRAP = "white-space: nowrap"
 RANDOM_SEED = 0  # the random ranker's own seed: the contender does not change with the clicks'
 
 _TEXT = {
@@ -52,8 +53,7 @@ _TEXT = {
         ),
         "offline": "Offline, on the same 20 queries: {measure} of A {va}, of B {vb}.",
         "caption": "Impression 1: query {qid} “{text}”",
-        "position": "Position",
-        "doc": "Document",
+        "doc": "Position. document",
         "team": "Team",
         "round": "Round",
         "grade": "Grade",
@@ -66,7 +66,10 @@ _TEXT = {
         "wins_A": "A wins this impression",
         "wins_B": "B wins this impression",
         "tie": "a tie",
-        "trace": "B's share of the decided impressions, impression after impression",
+        "trace": (
+            "B's share of the decided impressions, impression after impression"
+            " (0 at the bottom, 1 at the top; dashed: 0.5, no preference)"
+        ),
         "trace_label": "B's share after {n} impressions: {share} (0.5 = no preference)",
         "perfect": "perfect",
         "navigational": "navigational",
@@ -85,8 +88,7 @@ _TEXT = {
         ),
         "offline": "Fuera de línea, en las mismas 20 consultas: {measure} de A {va}, de B {vb}.",
         "caption": "Impresión 1: consulta {qid} «{text}»",
-        "position": "Posición",
-        "doc": "Documento",
+        "doc": "Posición. documento",
         "team": "Equipo",
         "round": "Ronda",
         "grade": "Grado",
@@ -99,7 +101,10 @@ _TEXT = {
         "wins_A": "gana A esta impresión",
         "wins_B": "gana B esta impresión",
         "tie": "empate",
-        "trace": "Cuota de B entre las impresiones decididas, impresión tras impresión",
+        "trace": (
+            "Cuota de B entre las impresiones decididas, impresión tras impresión"
+            " (0 abajo, 1 arriba; discontinua: 0.5, sin preferencia)"
+        ),
         "trace_label": "Cuota de B tras {n} impresiones: {share} (0.5 = sin preferencia)",
         "perfect": "perfecto",
         "navigational": "navegacional",
@@ -234,9 +239,14 @@ def view(state: dict[str, Any], lang: str) -> str:
             el(
                 "tr",
                 {"data-doc": pick.doc, "data-team": pick.team, "data-clicked": clicked or None},
-                el("td", {}, str(position)),
-                el("th", {"scope": "row", "title": gold.documents[pick.doc]}, pick.doc),
+                el(
+                    "th",
+                    {"scope": "row", "title": gold.documents[pick.doc]},
+                    f"{position}. {pick.doc}",
+                ),
                 el("td", {}, _badge(pick.team)),
+                el("td", {"style": _NOWRAP}, t["clicked"] if clicked else t["no_click"]),
+                el("td", {}, UNJUDGED if grade is None else str(grade)),
                 el(
                     "td",
                     {},
@@ -244,11 +254,10 @@ def view(state: dict[str, Any], lang: str) -> str:
                     " ",
                     el("small", {}, t["first"] if pick.first else t["second"]),
                 ),
-                el("td", {}, UNJUDGED if grade is None else str(grade)),
-                el("td", {}, t["clicked"] if clicked else t["no_click"]),
             )
         )
-    headers = [t[key] for key in ("position", "doc", "team", "round", "grade", "click")]
+    # what decides the impression (team, click) first: on a narrow screen it stays in view
+    headers = [t[key] for key in ("doc", "team", "click", "grade", "round")]
     caption = t["caption"].format(qid=first.query, text=gold.queries[first.query])
     impression_table = el(
         "div", {"style": "overflow-x: auto"}, table("rc-interleave", caption, headers, rows, SPACED)

@@ -8,9 +8,9 @@ per-query values of the chosen measure come from :func:`rankcards.metrics.paired
 :func:`rankcards.metrics.compare_scores`'s (tested), so the view shows what ``rankcards compare``
 prints.
 
-The chart is a table sorted by the difference: each row carries the query, both values, the
-signed difference with a word (win, loss, tie) and a bar drawn left or right of a shared zero
-line, so the values read without colour; wins are filled bars, losses outlined ones. Under it
+The chart is a table sorted by the difference: each row carries the query, the signed
+difference with a word (win, loss, tie), a bar drawn left or right of a shared zero line and
+both values, so the values read without colour; wins are filled bars, losses outlined ones. Under it
 the mean difference is written out as (sum of gains + sum of losses) / n: the lesson of the
 card is that a small mean can hide large losses.
 
@@ -184,8 +184,6 @@ def view(state: dict[str, Any], lang: str) -> str:
                 "tr",
                 {"data-query": qid, "data-outcome": "win" if d > 0 else "loss" if d < 0 else "tie"},
                 el("th", {"scope": "row", "title": gold.queries[qid]}, qid),
-                el("td", {}, metric(f"{BASELINE}:{qid}", data["base"][i])),
-                el("td", {}, metric(f"{NEW}:{qid}", data["new"][i])),
                 el(
                     "td",
                     {"style": "white-space: nowrap"},
@@ -198,9 +196,12 @@ def view(state: dict[str, Any], lang: str) -> str:
                     {"style": "width: 40%"},
                     _bar(d, scale, t["bar"].format(qid=qid, value=_signed(d), word=word)),
                 ),
+                el("td", {}, metric(f"{BASELINE}:{qid}", data["base"][i])),
+                el("td", {}, metric(f"{NEW}:{qid}", data["new"][i])),
             )
         )
-    headers = [t["query"], t["base"], t["new"], t["delta"], t["chart"]]
+    # the difference and its bar first: on a narrow screen they stay in view
+    headers = [t["query"], t["delta"], t["chart"], t["base"], t["new"]]
     chart = el(
         "div",
         {"style": "overflow-x: auto"},
