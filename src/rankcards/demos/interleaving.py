@@ -30,7 +30,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 __all__ = [
     "CLICK_MODELS",
@@ -102,8 +102,12 @@ def team_draft(
     return tuple(map(Pick, docs, teams, rounds, firsts))
 
 
+class _Coin(Protocol):
+    def random(self) -> float: ...
+
+
 def _draft(
-    a: Sequence[str], b: Sequence[str], rng: random.Random, length: int
+    a: Sequence[str], b: Sequence[str], rng: _Coin, length: int
 ) -> tuple[list[str], list[Team], list[int], list[bool]]:
     """:func:`team_draft` as parallel lists (documents, teams, rounds, first picks): the
     simulation's inner loop, without building a :class:`Pick` per position."""
@@ -140,19 +144,68 @@ def _draft(
     return docs, teams, rounds, firsts
 
 
+class _NeedCoin(Exception):
+    """A scripted draft asked for one coin more than it was given."""
+
+
+class _Scripted:
+    """Coins fixed in advance (True: A picks first); one more raises :class:`_NeedCoin`."""
+
+    def __init__(self, bits: tuple[bool, ...]) -> None:
+        self.bits, self.used = bits, 0
+
+    def random(self) -> float:
+        if self.used == len(self.bits):
+            raise _NeedCoin
+        self.used += 1
+        return 0.0 if self.bits[self.used - 1] else 0.75
+
+
+_Draft = tuple[list[str], list[Team], list[int], list[bool]]
+
+
+class _DraftTree:
+    """Every team-draft interleaving of one pair of rankings, keyed by its coins, built on demand.
+
+    Why: a simulation repeats the same few drafts (at most 2^rounds per query). :meth:`draw`
+    consumes exactly the coins :func:`team_draft` would, from the same ``rng``, so the
+    simulation's draws, and so its result, are those of the public functions (tested).
+    """
+
+    _MORE = ([], [], [], [])  # marks a node that needs another coin
+
+    def __init__(self, a: Sequence[str], b: Sequence[str], length: int) -> None:
+        self.a, self.b, self.length = a, b, length
+        self.nodes: dict[tuple[bool, ...], _Draft] = {}
+
+    def draw(self, rng: _Coin) -> _Draft:
+        bits: tuple[bool, ...] = ()
+        while True:
+            node = self.nodes.get(bits)
+            if node is None:
+                try:
+                    node = _draft(self.a, self.b, _Scripted(bits), self.length)
+                except _NeedCoin:
+                    node = self._MORE
+                self.nodes[bits] = node
+            if node is not self._MORE:
+                return node
+            bits = (*bits, rng.random() < 0.5)
+
+
 def simulate_clicks(
     docs: Sequence[str], grades: Mapping[str, int], model: ClickModel, rng: random.Random
 ) -> tuple[bool, ...]:
     """Which of ``docs`` (top-down) a cascade user clicks; unjudged documents are grade 0."""
-    top = len(model.click) - 1
-    clicks = []
-    for doc in docs:
+    click, stop, draw = model.click, model.stop, rng.random
+    top = len(click) - 1
+    clicks = [False] * len(docs)
+    for position, doc in enumerate(docs):
         grade = min(max(grades.get(doc, 0), 0), top)
-        clicked = rng.random() < model.click[grade]
-        clicks.append(clicked)
-        if clicked and rng.random() < model.stop[grade]:
-            clicks.extend([False] * (len(docs) - len(clicks)))
-            break
+        if draw() < click[grade]:
+            clicks[position] = True
+            if draw() < stop[grade]:
+                break  # satisfied: the user examines nothing below
     return tuple(clicks)
 
 
@@ -261,9 +314,10 @@ def simulate(
     wins = {"A": 0, "B": 0, "tie": 0}
     trace = []
     first: Impression | None = None
+    trees = {query: _DraftTree(rankings_a[query], rankings_b[query], length) for query in queries}
     for _ in range(impressions):
         query = queries[rng.randrange(len(queries))]
-        docs, teams, rounds, firsts = _draft(rankings_a[query], rankings_b[query], rng, length)
+        docs, teams, rounds, firsts = trees[query].draw(rng)
         clicks = simulate_clicks(docs, qrels.get(query, {}), model, rng)
         credit_a, credit_b = _credit(teams, clicks)
         if first is None:
