@@ -7,7 +7,8 @@ BM25 index and the PRF rankings are cached per process, as in the page's worker)
 p50 / p95 / max in milliseconds of CPU time (``time.process_time``: this process's own
 cost, which a busy machine does not inflate as it does the wall clock). Each timed view
 misses the views' per-state caches (cleared before it): a state seen for the first time.
-Target: p95 <= 50 ms per control change. Pyodide is typically 1.5-3x slower than CPython on this kind of code; ``bench/browser_controls.py`` measures the page.
+Target: p95 <= 50 ms per control change. Pyodide is typically 1.5-3x slower than CPython on
+this kind of code; ``bench/browser_controls.py`` measures the page.
 """
 
 from __future__ import annotations
