@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -46,8 +47,8 @@ def test_the_card_view_shows_the_module_numbers(lang):
     assert (values["wins"], values["losses"], values["ties"]) == (5, 5, 10)
     assert values["delta"] == row["delta"]
     assert values["mean:bm25"] == pytest.approx(sum(data["base"]) / 20, abs=1e-15)
-    gains = sum(d for d in data["differences"] if d > 0)
-    losses = sum(d for d in data["differences"] if d < 0)
+    gains = math.fsum(d for d in data["differences"] if d > 0)
+    losses = math.fsum(d for d in data["differences"] if d < 0)
     assert values["gains"] == gains and values["losses_sum"] == losses
     assert (gains + losses) / 20 == pytest.approx(row["delta"], abs=1e-15)
     assert values["worst"] == min(data["differences"]) and values["best"] == max(

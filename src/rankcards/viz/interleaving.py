@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 from rankcards.demos.gold import load_gold
@@ -133,7 +134,7 @@ def _offline(contender: str) -> tuple[float, float]:
     runs = {"A": _run(baseline_rankings()), "B": _run(contender_rankings(contender))}
     paired = paired_scores(load_gold().qrels, runs, [OFFLINE_MEASURE], complete=True)
     a, b = (paired.scores[team][OFFLINE_MEASURE] for team in ("A", "B"))
-    return sum(a) / len(a), sum(b) / len(b)
+    return math.fsum(a) / len(a), math.fsum(b) / len(b)  # correctly rounded everywhere
 
 
 def _run(ranked: dict[str, list[str]]) -> dict[str, dict[str, float]]:

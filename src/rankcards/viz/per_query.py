@@ -208,10 +208,11 @@ def view(state: dict[str, Any], lang: str) -> str:
         table("rc-per-query", t["caption"].format(measure=measure), headers, rows, SPACED),
     )
     n = len(data["queries"])
-    gains = sum(d for d in data["differences"] if d > 0)
-    losses = sum(d for d in data["differences"] if d < 0)
-    mean_base = sum(data["base"]) / n
-    mean_new = sum(data["new"]) / n
+    # math.fsum: correctly rounded, so the page's Python prints the build's digits
+    gains = math.fsum(d for d in data["differences"] if d > 0)
+    losses = math.fsum(d for d in data["differences"] if d < 0)
+    mean_base = math.fsum(data["base"]) / n
+    mean_new = math.fsum(data["new"]) / n
     worst, best = order[-1], order[0]
     low, high = data["differences"][worst], data["differences"][best]
     extremes = (
