@@ -219,3 +219,37 @@ def test_simulation_rejects_bad_arguments(gold_pair):
         simulate(a, b, qrels, model, 0, seed=0)
     with pytest.raises(ValueError, match="same, non-empty set of queries"):
         simulate(a, {"q01": b["q01"]}, qrels, model, 5, seed=0)
+
+
+def _reference(a, b, qrels, model, impressions, seed):
+    """The simulation written with the public functions only, impression by impression."""
+    rng = random.Random(seed)
+    queries = sorted(a)
+    wins = {"A": 0, "B": 0, "tie": 0}
+    trace = []
+    for _ in range(impressions):
+        query = queries[rng.randrange(len(queries))]
+        picks = team_draft(a[query], b[query], rng)
+        clicks = simulate_clicks([p.doc for p in picks], qrels.get(query, {}), model, rng)
+        wins[Impression(query, picks, clicks, *credit(picks, clicks)).winner] += 1
+        decided = wins["A"] + wins["B"]
+        trace.append(wins["B"] / decided if decided else 0.5)
+    return wins["A"], wins["B"], wins["tie"], tuple(trace)
+
+
+@pytest.mark.parametrize("model", sorted(CLICK_MODELS))
+@pytest.mark.parametrize("seed", [0, 1, 11])
+def test_the_fast_simulation_equals_the_public_functions_impression_by_impression(
+    gold_pair, model, seed
+):
+    a, b, qrels = gold_pair
+    fast = simulate(a, b, qrels, CLICK_MODELS[model], 400, seed)
+    assert (fast.wins_a, fast.wins_b, fast.ties, fast.trace) == _reference(
+        a, b, qrels, CLICK_MODELS[model], 400, seed
+    )
+
+
+@pytest.mark.parametrize(("wins_a", "wins_b"), [(498, 404), (431, 287), (1, 999), (500, 499)])
+def test_sign_test_on_many_impressions_equals_scipy(wins_a, wins_b):
+    expected = binomtest(wins_b, wins_a + wins_b, 0.5).pvalue
+    assert sign_test(wins_a, wins_b) == pytest.approx(expected, rel=1e-9, abs=1e-300)

@@ -26,6 +26,7 @@ with a seeded ``random.Random`` (the same draws in CPython and Pyodide), for the
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -193,6 +194,12 @@ class _DraftTree:
             bits = (*bits, rng.random() < 0.5)
 
 
+@functools.lru_cache(maxsize=1024)
+def _tree(a: tuple[str, ...], b: tuple[str, ...], length: int) -> _DraftTree:
+    """One draft tree per pair of rankings and process: simulations share what they built."""
+    return _DraftTree(a, b, length)
+
+
 def simulate_clicks(
     docs: Sequence[str], grades: Mapping[str, int], model: ClickModel, rng: random.Random
 ) -> tuple[bool, ...]:
@@ -274,20 +281,24 @@ class Simulation:
 def sign_test(wins_a: int, wins_b: int) -> float:
     """Exact two-sided binomial sign test, ties left out: ``2 P(X <= min)`` capped at 1.
 
-    >>> sign_test(8, 2) == 2 * (1 + 10 + 45) / 2**10
+    >>> abs(sign_test(8, 2) - 2 * (1 + 10 + 45) / 2**10) < 1e-15
     True
     """
     n, low = wins_a + wins_b, min(wins_a, wins_b)
-    if n == 0:
+    if n == 0 or low * 2 == n:
         return 1.0
-    if low * 2 == n:
-        return 1.0
-    # log-space terms: exact enough and no huge integers for thousands of impressions
-    log_half = n * math.log(0.5)
-    tail = math.fsum(
-        math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + log_half)
-        for k in range(low + 1)
+    # P(X = low) from log-gamma (no huge integers), then down to k = 0 by the ratio
+    # P(X = k - 1) / P(X = k) = k / (n - k + 1); the terms shrink fast, so stop once negligible
+    term = math.exp(
+        math.lgamma(n + 1) - math.lgamma(low + 1) - math.lgamma(n - low + 1) + n * math.log(0.5)
     )
+    terms = [term]
+    for k in range(low, 0, -1):
+        term *= k / (n - k + 1)
+        terms.append(term)
+        if term < 1e-18 * terms[0]:
+            break
+    tail = math.fsum(terms)
     return min(1.0, 2.0 * tail)
 
 
@@ -311,20 +322,43 @@ def simulate(
     if not queries or set(queries) != set(rankings_b):
         raise ValueError("rankings_a and rankings_b must rank the same, non-empty set of queries")
     rng = random.Random(seed)
+    draw = rng.random
+    trees = {q: _tree(tuple(rankings_a[q]), tuple(rankings_b[q]), length) for q in queries}
+    # The first impression through the public functions (shown in full by the demo) ...
+    query = queries[rng.randrange(len(queries))]
+    docs, teams, rounds, firsts = trees[query].draw(rng)
+    clicks = simulate_clicks(docs, qrels.get(query, {}), model, rng)
+    credit_a, credit_b = _credit(teams, clicks)
+    picks = tuple(map(Pick, docs, teams, rounds, firsts))
+    first = Impression(query, picks, clicks, credit_a, credit_b)
     wins = {"A": 0, "B": 0, "tie": 0}
-    trace = []
-    first: Impression | None = None
-    trees = {query: _DraftTree(rankings_a[query], rankings_b[query], length) for query in queries}
-    for _ in range(impressions):
+    wins[first.winner] += 1
+    trace = [wins["B"] / (wins["A"] + wins["B"]) if first.winner != "tie" else 0.5]
+    # ... the others through per-list click plans: the same draws in the same order (tested)
+    plans: dict[int, list[tuple[float, float, bool]]] = {}
+    top = len(model.click) - 1
+    for _ in range(impressions - 1):
         query = queries[rng.randrange(len(queries))]
-        docs, teams, rounds, firsts = trees[query].draw(rng)
-        clicks = simulate_clicks(docs, qrels.get(query, {}), model, rng)
-        credit_a, credit_b = _credit(teams, clicks)
-        if first is None:
-            picks = tuple(map(Pick, docs, teams, rounds, firsts))
-            first = Impression(query, picks, clicks, credit_a, credit_b)
+        leaf = trees[query].draw(rng)
+        plan = plans.get(id(leaf))
+        if plan is None:
+            grades = qrels.get(query, {})
+            levels = [min(max(grades.get(doc, 0), 0), top) for doc in leaf[0]]
+            plan = [
+                (model.click[g], model.stop[g], t == "A")
+                for g, t in zip(levels, leaf[1], strict=True)
+            ]
+            plans[id(leaf)] = plan
+        credit_a = credit_b = 0
+        for p_click, p_stop, team_a in plan:
+            if draw() < p_click:
+                if team_a:
+                    credit_a += 1
+                else:
+                    credit_b += 1
+                if draw() < p_stop:
+                    break
         wins["tie" if credit_a == credit_b else "A" if credit_a > credit_b else "B"] += 1
         decided = wins["A"] + wins["B"]
         trace.append(wins["B"] / decided if decided else 0.5)
-    assert first is not None
     return Simulation(first, wins["A"], wins["B"], wins["tie"], tuple(trace))
