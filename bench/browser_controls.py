@@ -10,10 +10,17 @@ seconds after a boot, changes can take a few hundred ms while Chromium tiers up 
 WebAssembly and the page's other modules load (``--warmup 0`` shows that). The machine's load
 matters: run it on an otherwise idle machine.
 
+``--lab`` measures the measure lab instead (issue 14, same target): a site built with the lab
+fixture card (``tests/viz/fixtures/lab``: AP@k with ties, cutoff and averaging, until the real
+metric cards exist), whose changes cycle through the K slider, a document's mark and the first
+convention toggle (``rankcards.viz.lab:view``, which also calls ``explain`` and ``evaluate``
+once per convention shown).
+
 Run by hand (not a test):
 
     .venv/bin/python bench/browser_controls.py                 # builds the site with mkdocs
     .venv/bin/python bench/browser_controls.py --site site     # or reuse a built site
+    .venv/bin/python bench/browser_controls.py --lab           # the measure lab's fixture card
 """
 
 from __future__ import annotations
@@ -34,14 +41,17 @@ async ([count, warmup]) => {
   const section = document.querySelector("section[data-rc-demo]");
   const slider = section.querySelector('[data-rc-kind="slider"]');
   const doc = section.querySelector('[data-rc-list="0"] [data-rc-doc]');
+  const toggle = section.querySelector('[data-rc-kind="toggle"]');
   const done = () => new Promise((resolve) =>
     section.addEventListener("rankcards:demo", resolve, { once: true }));
-  const change = (i) => {
-    if (i % 2) { doc.click(); return; }
+  const moveSlider = () => {
     const next = Number(slider.value) + 1;
     slider.value = String(next > Number(slider.max) ? slider.min : next);
     slider.dispatchEvent(new Event("input", { bubbles: true }));
   };
+  // a demo with a toggle (the lab's conventions) cycles through three kinds of change
+  const actions = [moveSlider, () => doc.click(), ...(toggle ? [() => toggle.click()] : [])];
+  const change = (i) => actions[i % actions.length]();
   for (let i = 0; i < warmup; i++) { const warm = done(); change(i); await warm; }
   const times = [], calls = [];
   for (let i = 0; i < count; i++) {
@@ -68,6 +78,16 @@ def _build(target: Path) -> Path:
     return target
 
 
+def _build_lab(target: Path) -> Path:
+    from lab_site import build_lab_site
+
+    target.mkdir()
+    site, error = build_lab_site(target)
+    if site is None:
+        sys.exit(f"browser_controls: lab site build failed: {error.strip().splitlines()[-1:]}")
+    return site
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -78,13 +98,15 @@ def main() -> None:
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--changes", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=30, help="untimed changes first")
-    parser.add_argument("--page", default="en/mrr/")
+    parser.add_argument("--page", default=None, help="default en/mrr/ (en/lab-ap/ with --lab)")
+    parser.add_argument("--lab", action="store_true", help="the measure lab's fixture site")
     options = parser.parse_args()
+    options.page = options.page or ("en/lab-ap/" if options.lab else "en/mrr/")
 
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as scratch:
-        site = options.site or _build(Path(scratch) / "site")
+        site = options.site or (_build_lab if options.lab else _build)(Path(scratch) / "site")
         server = start_server(site)
         url = base_url(server) + options.page
         try:

@@ -89,7 +89,8 @@ def test_every_intuition_ends_pointing_to_the_draw_tool(slug):
     assert names == {"es": "Dibujar / Apuntes", "en": "Draw / Notes"}
     for lang, quoted in (("es", "«{}»"), ("en", '"{}"')):
         last = _card(slug)["intuition"][lang].strip().split("\n\n")[-1]
-        assert last.startswith("💡") and quoted.format(names[lang]) in last, (slug, lang)
+        named = (quoted.format(names[lang]), f"**{names[lang]}**")  # quoted, or bold as a button
+        assert last.startswith("💡") and any(n in last for n in named), (slug, lang)
 
 
 # Calques and symbols the house standard bans in Spanish, and the accent of Precisión.
@@ -117,11 +118,12 @@ def test_spanish_text_avoids_calques(slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_spanish_states_the_decimal_point_once_where_it_writes_decimals(slug):
-    card = _card(slug)
-    spanish = " ".join(text for _, text in _spanish_strings(card))
-    if re.search(r"\d\.\d", spanish):
-        assert len(re.findall(r"punto\s+decimal|decimales\s+con\s+punto", spanish)) == 1, slug
+def test_a_spanish_page_states_the_decimal_point_once(pages, slug):
+    """The page says once that decimals use the point; the card itself never repeats it."""
+    visible = _visible(pages[f"es/{slug}.md"].html)
+    assert len(re.findall(r"decimales se escriben con punto", visible)) == 1, slug
+    assert not re.search(r"punto\s+decimal|decimales\s+con\s+punto", str(_card(slug))), slug
+    assert "con punto" not in _visible(pages[f"en/{slug}.md"].html), slug
 
 
 def test_recall_uses_one_spanish_term_after_introducing_it():

@@ -54,7 +54,7 @@ def test_glossary_lists_every_card_and_links_resolve(built_site: Path) -> None:
         assert sorted(posixpath.basename(h.rstrip("/")) for h in hrefs) == sorted(SLUGS)
         assert all(_resolves(built_site, f"{lang}/glossary", href) for href in hrefs)
         for title in TITLES[lang]:
-            assert f">{title}</a></dt>" in glossary
+            assert f'>{title}</a> <span class="md-tag">' in glossary
 
 
 def test_category_pages_and_navigation(built_site: Path) -> None:

@@ -30,7 +30,7 @@ EXPECTED = {
     "f1-at-k": ("F1@K", "Medida F"),
     "gold-dataset": ("Qrels", "Juicios de relevancia"),
     "hit-rate-at-k": ("Success@K", "Hit Rate @ K (Success@K)"),
-    "index-benchmarking": ("QPS", "Rendimiento de Índices"),
+    "index-benchmarking": ("QPS", "rendimiento de índices"),
     "mrr": ("MRR", "MRR (Mean Reciprocal Rank)"),
     "ndcg": ("nDCG", "ganancia acumulada descontada normalizada"),
     "precision-at-k": ("P@K", "Precisión@K"),

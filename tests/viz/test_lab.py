@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from rankcards.metrics import evaluate, parse_measure
+from rankcards.metrics import evaluate
 from rankcards.metrics._registry import MEASURES
-from rankcards.viz._lab_spec import expand_lab, gain_variant, measure_at
+from rankcards.viz._lab_spec import cutoff_variant, expand_lab, gain_variant, measure_at
 from rankcards.viz._lab_text import DETAIL, QUANTITY, VIEW
 from rankcards.viz.lab import view
 
@@ -24,6 +24,8 @@ _METRIC = re.compile(r'data-metric="([^"]*)" data-value="([^"]*)"')
 
 
 def _written(measure: Any) -> str:
+    if measure.at == "recall":  # IPrec@r: the "@" is a recall level, fixed on the card
+        return f"{measure.name}@0.5"
     return measure.name + ("@k" if measure.cutoff != "none" else "")
 
 
@@ -46,7 +48,7 @@ def _state(written: str, labels: str, **changes: Any) -> dict[str, Any]:
     if written.endswith("@k"):
         spec["k"] = 3
     spec["conventions"] = ["ties", "averaging"] + (
-        ["cutoff"] if parse_measure(measure_at(written, 3)).measure.cutoff == "optional" else []
+        ["cutoff"] if cutoff_variant(measure_at(written, 3)) is not None else []
     )
     state = expand_lab(spec)["state"]
     state.update(changes)
@@ -155,8 +157,8 @@ def test_cutoff_side_by_side() -> None:
 
 
 def test_gain_side_by_side_when_the_module_has_exponential_gain() -> None:
-    if gain_variant("nDCG@3") is None or "nDCG@k" not in EXPLAINED:
-        pytest.skip("nDCG(dcg=exp-log2) or nDCG's explanation is not in rankcards.metrics yet")
+    assert gain_variant("nDCG@3") == "nDCG(dcg=exp-log2)@3"
+    assert gain_variant("nDCG(dcg=exp-log2)@3") == "nDCG@3"
     state = expand_lab({"measure": "nDCG@k", "k": 3, "conventions": ["gain"]})["state"]
     state["show_gain"] = True
     shown = _metrics(view(state, "en"))
@@ -208,3 +210,22 @@ def test_no_query_in_the_run_shows_no_mean() -> None:
 def test_the_strings_have_the_same_keys_in_both_languages() -> None:
     for table in (VIEW, DETAIL, QUANTITY):
         assert set(table["es"]) == set(table["en"])
+
+
+def test_gain_side_by_side_from_the_exponential_side() -> None:
+    spec = {"measure": "nDCG(dcg=exp-log2)@k", "k": 4, "conventions": ["gain"]}
+    state = expand_lab(spec)["state"]
+    state["show_gain"] = True
+    html = view(state, "es")
+    shown = _metrics(html)
+    assert shown["gain:default"] == shown["mean"] == _reference(state, "nDCG(dcg=exp-log2)@4")[1]
+    assert shown["gain:other"] == _reference(state, "nDCG@4")[1]
+    assert html.index(VIEW["es"]["gain_exp"]) < html.index(VIEW["es"]["gain_linear"])
+
+
+def test_a_term_that_writes_the_whole_value_is_shown_as_its_contribution() -> None:
+    # RR's step writes "1/2" (the value) but adds 1 to the numerator, over the rank 2
+    state = _state("RR@k", "binary", focus="q1")
+    html = view(state, "en")
+    assert re.search(r'RR@3\(q1\) = <span[^>]*data-metric="term:2"[^>]*>1</span> / ', html)
+    assert '<td class="rc-lab-expression">1/2</td>' in html

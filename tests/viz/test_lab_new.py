@@ -12,8 +12,16 @@ import yaml
 
 from rankcards.cards import build_cards, load_cards
 from rankcards.commands import new
+from rankcards.metrics._registry import BY_NAME
 
 PLACEHOLDER = "unfilled placeholder: replace the TODO text with the real content"
+
+
+def _written(path: Path) -> None:
+    """Replace every placeholder with text of its own (the rules refuse es == en)."""
+    count = iter(range(1, 1000))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"TODO[^\"'}\n]*", lambda _: f"Texto-{next(count)}", text), "utf-8")
 
 
 def _new(*argv: str) -> int:
@@ -36,8 +44,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
     assert cards and {p.message for p in problems} == {PLACEHOLDER}
     assert "code.source" not in {p.field for p in problems}
     # the prose written, the card is complete: its example runs and its lab renders
-    text = re.sub(r"TODO[^\"'}\n]*", "Texto", path.read_text(encoding="utf-8"))
-    path.write_text(text, encoding="utf-8")
+    _written(path)
     [card] = build_cards(tmp_path, timeout=30)
     assert card.examples["en"].error is None
     assert "'AP@5':" in card.examples["en"].output
@@ -46,8 +53,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
 
 def test_the_scaffold_example_prints_what_the_lab_shows(tmp_path: Path) -> None:
     assert _new("ap", "--category", "rank-aware", "--measure", "AP@k", "--dir", str(tmp_path)) == 0
-    text = re.sub(r"TODO[^\"'}\n]*", "Texto", (tmp_path / "ap.yml").read_text(encoding="utf-8"))
-    (tmp_path / "ap.yml").write_text(text, encoding="utf-8")
+    _written(tmp_path / "ap.yml")
     [card] = build_cards(tmp_path, timeout=30)
     mean = re.search(r'data-metric="mean" data-value="([^"]+)"', card.demos["en"].view_html)
     assert mean is not None
@@ -60,7 +66,7 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert _new("x", "--category", "rank-aware", "--measure", "nDGC@k", "--dir", str(tmp_path)) == 2
     assert capsys.readouterr().err == (
         'rankcards new: --measure: demo.lab.measure: unknown measure "nDGC@k"; close names: '
-        "nDCG[@k]\n"
+        f"{BY_NAME['nDCG'].form()}\n"
     )
     assert list(tmp_path.iterdir()) == []
 

@@ -26,7 +26,7 @@ CASES = {
     "unknown-measure": (
         '  lab:\n    measure: "nDGC@k"\n    k: 5\n',
         "demo.lab.measure",
-        'unknown measure "nDGC@k"; close names: nDCG[@k]',
+        'unknown measure "nDGC@k"; close names: nDCG[(dcg=log2|exp-log2)][@k]',
         '"nDGC@k"',
     ),
     "no-k": (

@@ -1,10 +1,11 @@
 """Read a directory of cards and run the checks that need no rendering or running.
 
 Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name,
-unfilled ``TODO`` placeholders (left by `rankcards new`), English words in the Spanish formula,
-and the completeness rules of ``_rules`` (both languages, counts, references, the toy example).
-Across files: duplicate slugs and related slugs with no card (or the card itself). Every problem
-is collected; nothing stops at the first.
+unfilled ``TODO`` placeholders (left by `rankcards new`), a ``demo.lab`` block's measure, k and
+conventions, English words in the Spanish formula, and the completeness rules of ``_rules``
+(both languages, counts, references, the toy example). Across files: duplicate slugs and
+related slugs with no card (or the card itself). Every problem is collected; nothing stops at
+the first.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from rankcards.cards._yaml import Marks, parse_card_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/card.schema.json"
 _TODO = re.compile(r"\bTODO\b")
+_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def _strings(value: Any, path: FieldPath = ()) -> Iterator[tuple[FieldPath, str]]:
@@ -63,6 +65,31 @@ def _file_problems(path: Path, data: dict[str, Any], marks: Marks) -> list[Probl
                 )
             )
     return problems
+
+
+def _lab_problems(path: Path, data: dict[str, Any], marks: Marks) -> list[Problem]:
+    """A ``demo.lab`` block's measure, cutoff and conventions, at their YAML lines.
+
+    Separate from the schema: whether ``"AP@k"`` names a measure, ``k`` fits the rankings or
+    a convention applies to the measure is known only to :mod:`rankcards.viz._lab_spec`.
+    """
+    demo = data.get("demo")
+    if not isinstance(demo, dict) or "lab" not in demo:
+        return []
+    from rankcards.viz._lab_spec import lab_problems
+
+    problems = []
+    for text in lab_problems(demo["lab"]):
+        field, _, message = text.partition(": ")
+        field_path = _field_path(field)
+        line, column = marks.of_value(field_path)
+        problems.append(Problem(path, line, column, format_field(field_path), message))
+    return problems
+
+
+def _field_path(text: str) -> FieldPath:
+    """``demo.lab.conventions[1]`` -> ``("demo", "lab", "conventions", 1)``."""
+    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
 
 
 def _cross_problems(cards: list[Card], other_slugs: set[str]) -> list[Problem]:
@@ -121,6 +148,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
             continue
         problems.extend(_file_problems(path, parsed.data, parsed.marks))
         found = schema_problems(path, parsed.data, parsed.marks)
+        found = found or _lab_problems(path, parsed.data, parsed.marks)  # a lab block's measure
         problems.extend(found)
         if not found:
             problems.extend(formula_problems(path, parsed.data, parsed.marks))

@@ -98,6 +98,7 @@ STRINGS = {
         "cards_count": "{count} cards",
         "cards_count_one": "1 card",
         "see": "see",
+        "decimal_note": "",
     },
     "es": {
         "home": "Inicio",
@@ -121,5 +122,7 @@ STRINGS = {
         "cards_count": "{count} tarjetas",
         "cards_count_one": "1 tarjeta",
         "see": "véase",
+        # One statement per page of the house convention, so no card has to repeat it.
+        "decimal_note": "Los decimales se escriben con punto (0.5), como los imprime Python.",
     },
 }

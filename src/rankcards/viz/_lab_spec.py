@@ -45,6 +45,7 @@ __all__ = [
     "cutoff_variant",
     "default_labels",
     "expand_lab",
+    "exponential_gain",
     "gain_variant",
     "lab_problems",
     "measure_at",
@@ -81,14 +82,19 @@ def _parsed(written: str) -> MeasureSpec:
 
 
 def gain_variant(name: str) -> str | None:
-    """The same measure with gdeval's exponential gain, or None if it has no gain option.
+    """The same measure with the other gain, or None if it has no gain option.
 
-    ``nDCG@5`` -> ``nDCG(dcg=exp-log2)@5``, when the metrics module knows that parameter.
+    ``nDCG@5`` -> ``nDCG(dcg=exp-log2)@5`` (gdeval's 2^g - 1) and back, when the metrics module
+    knows that parameter.
     """
     base, at, cutoff = name.partition("@")
-    if "(" in base:
-        head, _, inner = base[:-1].partition("(")
-        variant = f"{head}({inner},{_EXP_GAIN})"
+    if exponential_gain(name):
+        inner = [p for p in base[:-1].partition("(")[2].split(",") if p.strip() != _EXP_GAIN]
+        head = base.partition("(")[0]
+        variant = f"{head}({','.join(inner)})" if inner else head
+    elif "(" in base:
+        head, _, inner_text = base[:-1].partition("(")
+        variant = f"{head}({inner_text},{_EXP_GAIN})"
     else:
         variant = f"{base}({_EXP_GAIN})"
     variant += at + cutoff
@@ -97,6 +103,11 @@ def gain_variant(name: str) -> str | None:
     except MeasureError:
         return None
     return variant
+
+
+def exponential_gain(name: str) -> bool:
+    """Whether ``name`` asks for gdeval's exponential gain (``nDCG(dcg=exp-log2)@5``)."""
+    return _EXP_GAIN in name.replace(" ", "")
 
 
 def cutoff_variant(name: str) -> str | None:
@@ -145,6 +156,11 @@ def _measure_problems(written: object) -> list[str]:
         if base not in BY_NAME:
             return [f'demo.lab.measure: unknown measure "{written}"; {_close_names(written)}']
         return [f"demo.lab.measure: {error}"]
+    if written.endswith(SLIDER_CUTOFF) and spec.measure.at != "rank":
+        return [
+            f'demo.lab.measure: "{written}": the "@" of {spec.measure.name} is a recall level, '
+            f'not a rank cutoff for the K slider: write e.g. "{spec.measure.name}@0.5"'
+        ]
     if spec.measure.is_counter:
         return [f'demo.lab.measure: "{written}" is a counter, not a score per query']
     if not explained(spec):

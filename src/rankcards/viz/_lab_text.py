@@ -33,10 +33,9 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
     "show_ties": {"es": "Empates de puntuación", "en": "Tied scores"},
     "show_ties_help": {
         "es": "Da la misma puntuación a dos documentos contiguos y compara cómo se deshace el "
-        "empate: trec_eval ordena por docno descendente; otras herramientas respetan el orden "
-        "del run.",
+        "empate: trec_eval los ordena por docno descendente, no por su lugar en el run.",
         "en": "Give two adjacent documents the same score and compare how the tie is broken: "
-        "trec_eval orders them by docno descending; other tools keep the run's order.",
+        "trec_eval orders them by docno descending, not by their place in the run.",
     },
     "show_gain": {"es": "Ganancia lineal o exponencial", "en": "Linear or exponential gain"},
     "show_gain_help": {
@@ -84,8 +83,8 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "ideal_caption": "The ideal ranking of {query} (all judged documents by grade)",
         "query_formula": "{measure}({query}) = ",
         "mean_formula": "mean {measure} = ",
-        "no_mean": "No query is both in the run and in the judgments: trec_eval has no mean.",
-        "scores": "Scores of {query} (press = to tie two neighbours)",
+        "no_mean": "No query is both in the run and in the judgments: there is nothing to average.",
+        "scores": "Scores of {query} (press = to tie two adjacent documents)",
         "tie_button": "Tie {upper} and {lower} (ranks {rank} and {next})",
         "tie_note": "Tied documents are ordered by docno descending (trec_eval): {order}.",
         "conventions": "Conventions side by side (mean over queries)",
@@ -98,7 +97,6 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "avg_run": "queries in the run and the qrels (trec_eval)",
         "avg_all": "every qrels query, -c",
         "over": "over {n} queries",
-        "default": "default",
     },
     "es": {
         "per_query": "{measure} por consulta",
@@ -120,11 +118,12 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "ideal_caption": "El ranking ideal de {query} (los documentos juzgados, por grado)",
         "query_formula": "{measure}({query}) = ",
         "mean_formula": "media de {measure} = ",
-        "no_mean": "Ninguna consulta está a la vez en el run y en los juicios: trec_eval no "
-        "tiene media.",
-        "scores": "Puntuaciones de {query} (pulsa = para empatar dos vecinos)",
+        "no_mean": "Ninguna consulta está a la vez en el run y en los juicios: no hay nada que "
+        "promediar.",
+        "scores": "Puntuaciones de {query} (pulsa = para empatar dos documentos contiguos)",
         "tie_button": "Empatar {upper} y {lower} (posiciones {rank} y {next})",
-        "tie_note": "Los empatados se ordenan por docno descendente (trec_eval): {order}.",
+        "tie_note": "Los documentos empatados se ordenan por docno descendente (trec_eval): "
+        "{order}.",
         "conventions": "Convenciones lado a lado (media sobre las consultas)",
         "ties_trec": "empates de trec_eval (docno descendente)",
         "ties_run": "orden del run",
@@ -135,7 +134,6 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "avg_run": "consultas del run y de los qrels (trec_eval)",
         "avg_all": "todas las consultas de los qrels, -c",
         "over": "sobre {n} consultas",
-        "default": "por defecto",
     },
 }
 
@@ -149,10 +147,12 @@ DETAIL: Final[dict[str, dict[str, str]]] = {
         "dcg": "DCG so far",
         "nonrel_above": "Non-relevant above",
         "stop": "Stop probability",
-        "continue": "Reach probability",
         "weight": "Weight",
-        "recall": "Recall",
+        "recall": "Recall at this rank",
         "relevant": "Relevant",
+        "rank": "Rank of the first relevant",
+        "count": "Counts",
+        "reach": "Probability of reaching it",
     },
     "es": {
         "precision": "Precisión en esta posición",
@@ -162,10 +162,12 @@ DETAIL: Final[dict[str, dict[str, str]]] = {
         "dcg": "DCG acumulada",
         "nonrel_above": "No relevantes por encima",
         "stop": "Probabilidad de parar",
-        "continue": "Probabilidad de llegar",
         "weight": "Peso",
-        "recall": "Exhaustividad",
+        "recall": "Exhaustividad en esta posición",
         "relevant": "Relevante",
+        "rank": "Posición del primer relevante",
+        "count": "Cuenta",
+        "reach": "Probabilidad de llegar",
     },
 }
 
@@ -178,7 +180,18 @@ QUANTITY: Final[dict[str, dict[str, str]]] = {
         "IDCG": "ideal DCG",
         "DCG": "DCG",
         "N": "non-relevant judged documents",
+        "min(N,R)": "the smaller of N and R",
         "p": "persistence",
+        "scale": "highest grade, which scales the gains",
+        "first_relevant_rank": "rank of the first relevant document",
+        "P": "precision at k",
+        "recall": "recall level",
+        "relevant_needed": "relevant documents needed to reach that recall",
+        "best_rank": "highest rank with that recall or more, best precision",
+        "max_grade": "grade scale maximum (gdeval)",
+        "reach_end": "probability of reading past the last rank",
+        "judged": "judged documents in the top k",
+        "depth": "documents read",
     },
     "es": {
         "R": "documentos relevantes juzgados",
@@ -187,6 +200,17 @@ QUANTITY: Final[dict[str, dict[str, str]]] = {
         "IDCG": "DCG ideal",
         "DCG": "DCG",
         "N": "documentos no relevantes juzgados",
+        "min(N,R)": "el menor de N y R",
         "p": "persistencia",
+        "scale": "grado máximo, que escala las ganancias",
+        "first_relevant_rank": "posición del primer documento relevante",
+        "P": "precisión en k",
+        "recall": "nivel de exhaustividad",
+        "relevant_needed": "relevantes necesarios para alcanzar esa exhaustividad",
+        "best_rank": "posición con esa exhaustividad o más y la mejor precisión",
+        "max_grade": "grado máximo de la escala (gdeval)",
+        "reach_end": "probabilidad de seguir leyendo tras la última posición",
+        "judged": "documentos juzgados en el top k",
+        "depth": "documentos leídos",
     },
 }

@@ -26,14 +26,18 @@ True
 
 from __future__ import annotations
 
+import ast
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from math import isclose, log2
 from typing import Any
 
 from rankcards.metrics import Explanation, Step, evaluate, explain
 from rankcards.metrics._explain import rank_documents
 from rankcards.viz._html import Html, act_set, act_toggle, el, fmt, metric, table
-from rankcards.viz._lab_spec import cutoff_variant, gain_variant, measure_at
+from rankcards.viz._lab_spec import cutoff_variant, exponential_gain, gain_variant, measure_at
 from rankcards.viz._lab_text import DETAIL, QUANTITY, VIEW
 
 __all__ = ["Lab", "view"]
@@ -107,12 +111,13 @@ class Lab:
     def tied_ranks(self, qid: str) -> set[int]:
         return {int(rank) for q, _, rank in (t.rpartition(":") for t in self.tied) if q == qid}
 
-    @property
+    @cached_property
     def qrels(self) -> dict[str, Judgments]:
         """Judged queries only: a query with no judgment is not in the qrels at all."""
         judged = {str(item["query"]): judgments_of(item, self.graded) for item in self.queries}
         return {qid: labels for qid, labels in judged.items() if labels}
 
+    @cached_property
     def run(self) -> dict[str, Scores]:
         """The run: queries listing documents, except those the reader made return nothing."""
         return {
@@ -121,28 +126,53 @@ class Lab:
             if item["ranking"] and str(item["query"]) not in self.absent
         }
 
-    def evaluate(self, name: str, complete: bool = False) -> tuple[dict[str, float], float | None]:
-        """Per-query values and mean by :func:`rankcards.metrics.evaluate` (None: no mean)."""
+    @cached_property
+    def variants(self) -> dict[str, str]:
+        """The measures to evaluate: this one, and the other side of each convention shown."""
+        names = {"measure": self.name}
+        if "gain" in self.conventions and (exp := gain_variant(self.name)) is not None:
+            names["gain"] = exp
+        if "cutoff" in self.conventions and (whole := cutoff_variant(self.name)) is not None:
+            names["cutoff"] = whole
+        return names
+
+    @cached_property
+    def judged(self) -> dict[str, tuple[dict[str, float], float | None]]:
+        """``variant -> (per-query values, mean)`` over the run's queries (trec_eval)."""
+        return self._evaluate(complete=False)
+
+    @cached_property
+    def complete(self) -> dict[str, tuple[dict[str, float], float | None]]:
+        """The same over every qrels query, as trec_eval ``-c`` averages."""
+        return self._evaluate(complete=True)
+
+    def _evaluate(self, complete: bool) -> dict[str, tuple[dict[str, float], float | None]]:
+        """All variants in one :func:`rankcards.metrics.evaluate` call (None: no mean)."""
+        names = list(self.variants.values())
         try:
-            result = evaluate(self.qrels, self.run(), [name], complete=complete)
+            result = evaluate(self.qrels, self.run, names, complete=complete)
         except ValueError:  # no query in both the run and the qrels: trec_eval has no mean
-            return {}, None
-        key = result.measures[0].name
-        return {qid: values[key] for qid, values in result.per_query.items()}, result.aggregate[key]
+            return dict.fromkeys(self.variants, ({}, None))
+        keys = [spec.name for spec in result.measures]
+        return {
+            variant: (
+                {q: values[key] for q, values in result.per_query.items()},
+                result.aggregate[key],
+            )
+            for variant, key in zip(self.variants, keys, strict=True)
+        }
 
     def run_order_mean(self) -> float | None:
-        """The mean when equal scores keep the run's order: explain's ``ties="run-order"``."""
-        qrels, run = self.qrels, self.run()
-        values = [
-            explain(self.name, run[qid], qrels[qid], ties="run-order").value
-            for qid in run
-            if qid in qrels
-        ]
-        return sum(values) / len(values) if values else None
+        """The mean when equal scores keep the run's order: evaluate's ``ties="run-order"``."""
+        try:
+            result = evaluate(self.qrels, self.run, [self.name], ties="run-order")
+        except ValueError:  # no query in both the run and the qrels
+            return None
+        return result.aggregate[result.measures[0].name]
 
     def explanation(self, qid: str) -> Explanation:
         """The measure's terms for one query, ranked as the run ranks it (trec_eval's ties)."""
-        ranking = self.run().get(qid, {})
+        ranking = self.run.get(qid, {})
         return explain(self.name, ranking, self.qrels.get(qid, {}), ties="trec_eval")
 
 
@@ -237,12 +267,58 @@ def _sum(terms: Sequence[Html]) -> list[object]:
     return [part for i, term in enumerate(terms) for part in ((" + ", term) if i else (term,))]
 
 
+_OPERATORS: dict[type, Any] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+
+
+def _number(node: ast.AST) -> float:
+    """The value of an arithmetic expression node: numbers, + - * / ^, unary -, log2(x)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return float(_OPERATORS[type(node.op)](_number(node.left), _number(node.right)))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_number(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "log2":
+        [argument] = node.args
+        return log2(_number(argument))
+    raise ValueError("not an arithmetic expression")
+
+
+def written_term(expression: str, contribution: float) -> str:
+    """``expression`` if it evaluates to ``contribution`` (then it can stand in the formula's
+    sum), else the number: a measure may write its whole value as the term (RR's ``1/2`` adds
+    1 to the numerator, over the rank).
+
+    >>> written_term("(2^3-1)/log2(4)", 3.5), written_term("1/2", 1.0)
+    ('(2^3-1)/log2(4)', '1')
+    """
+    try:
+        tree = ast.parse(expression.replace("·", "*").replace("^", "**"), mode="eval")
+        value = _number(tree.body)
+    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError):
+        return fmt(contribution, 4)
+    return (
+        expression
+        if isclose(value, contribution, rel_tol=1e-9, abs_tol=1e-12)
+        else fmt(contribution, 4)
+    )
+
+
 def _query_formula(lab: Lab, qid: str, found: Explanation, t: Mapping[str, str]) -> Html:
     """``AP@5(q1) = (1/2 + 2/4) / 3 = 0.3333``: the contributing terms, the denominator."""
     contributing = [step for step in found.steps if step.contribution != 0.0]
     adds_up = abs(sum(step.contribution for step in found.steps) - found.numerator) <= 1e-12
     if adds_up and contributing:
-        terms = [metric(f"term:{s.rank}", s.contribution, s.expression) for s in contributing]
+        terms = [
+            metric(f"term:{s.rank}", s.contribution, written_term(s.expression, s.contribution))
+            for s in contributing
+        ]
         numerator: list[object] = ["(", *_sum(terms), ")"] if len(terms) > 1 else terms
     else:
         numerator = [metric("numerator", found.numerator)]
@@ -298,7 +374,7 @@ def _tie_strip(lab: Lab, item: Mapping[str, Any], t: Mapping[str, str]) -> Html:
     strip = el("p", {"class": "rc-lab-ties"}, el("span", {}, t["scores"].format(query=qid)), " ")
     if not tied:
         return el("div", {}, strip, el("p", {"class": "rc-lab-tie-line"}, parts))
-    ranked = rank_documents(lab.run().get(qid, {}), "trec_eval")
+    ranked = rank_documents(lab.run.get(qid, {}), "trec_eval")
     note = el("p", {"class": "rc-lab-tie-note"}, t["tie_note"].format(order=" ".join(ranked)))
     return el("div", {}, strip, el("p", {"class": "rc-lab-tie-line"}, parts), note)
 
@@ -349,13 +425,13 @@ def _pair(
     second: tuple[str, float | None],
     t: Mapping[str, str],
 ) -> Html:
-    """One convention: ``label (default): value — other label: value``."""
+    """One convention: ``trec_eval's label: value — the other label: value``."""
     (first_label, first_value), (second_label, second_value) = first, second
     return el(
         "li",
         {"data-convention": name},
-        f"{first_label} ({t['default']}): ",
-        _value(f"{name}:{'default'}", first_value),
+        f"{first_label}: ",
+        _value(f"{name}:default", first_value),
         " — ",
         f"{second_label}: ",
         _value(f"{name}:other", second_value),
@@ -368,16 +444,24 @@ def _conventions(lab: Lab, mean: float | None, t: Mapping[str, str]) -> Html | N
         items.append(
             _pair("ties", (t["ties_trec"], mean), (t["ties_run"], lab.run_order_mean()), t)
         )
-    if "gain" in lab.conventions and (variant := gain_variant(lab.name)) is not None:
-        exp = lab.evaluate(variant)[1]
-        items.append(_pair("gain", (t["gain_linear"], mean), (t["gain_exp"], exp), t))
-    if "cutoff" in lab.conventions and (whole := cutoff_variant(lab.name)) is not None:
-        full = lab.evaluate(whole)[1]
+    if "gain" in lab.variants:
+        exp = lab.judged["gain"][1]
+        labels = (
+            (t["gain_exp"], t["gain_linear"])
+            if exponential_gain(lab.name)
+            else (
+                t["gain_linear"],
+                t["gain_exp"],
+            )
+        )
+        items.append(_pair("gain", (labels[0], mean), (labels[1], exp), t))
+    if "cutoff" in lab.variants:
+        full = lab.judged["cutoff"][1]
         cut = t["cutoff_k"].format(k=lab.k)
         items.append(_pair("cutoff", (cut, mean), (t["cutoff_all"], full), t))
     if "averaging" in lab.conventions:
-        values, complete = lab.evaluate(lab.name, complete=True)
-        judged = len(lab.evaluate(lab.name)[0])
+        values, complete = lab.complete["measure"]
+        judged = len(lab.judged["measure"][0])
         first = f"{t['avg_run']}, {t['over'].format(n=judged)}"
         second = f"{t['avg_all']}, {t['over'].format(n=len(values))}"
         items.append(_pair("averaging", (first, mean), (second, complete), t))
@@ -395,7 +479,7 @@ def view(state: dict[str, Any], lang: str) -> str:
     """Render the lab for ``state`` (built by :func:`rankcards.viz._lab_spec.expand_lab`)."""
     t = VIEW[lang]
     lab = Lab.from_state(state)
-    values, mean = lab.evaluate(lab.name)
+    values, mean = lab.judged["measure"]
     return el(
         "div",
         {"class": "rc-view rc-lab", "data-measure": lab.name},
