@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 from pathlib import Path
 
@@ -183,3 +184,12 @@ def test_check_runs_every_exercise(tmp_path: Path, capsys: pytest.CaptureFixture
         ": exercise.solution: the solution fails: random case 2: "
         "reciprocal_rank(['d4', 'd2', 'd1'], ['d2']) returned 2, expected 0.5\n"
     )
+
+
+def test_the_page_spec_cannot_close_its_script_element(tmp_path: Path) -> None:
+    hostile = EXERCISE.replace('en: "none"', 'en: "</script><script>alert(1)</script> & co"')
+    [alpha] = [card for card in build_cards(_cards(tmp_path, hostile)) if card.card.slug == "alpha"]
+    assert alpha.exercise is not None
+    text = alpha.exercise.spec_json
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["cases"][1]["name"]["en"] == "</script><script>alert(1)</script> & co"
