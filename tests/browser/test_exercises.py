@@ -7,9 +7,12 @@ card's title and in the glossary), hints unlock one by one.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+
+from rankcards import exercises
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -131,3 +134,19 @@ def test_hints_unlock_one_by_one(page, site_server):
     assert hint_button.inner_text() == "No hay más pistas"
     assert hint_button.is_disabled()
     assert "math.log2" in hints.nth(0).inner_text()
+
+
+def test_random_cases_are_the_same_in_the_browser_as_at_build_time(page, site_server):
+    """Pyodide draws the random rankings CPython drew: the same first failing one, same values."""
+    # Right on every named case (none has an empty list of relevant documents).
+    answer = RIGHT.replace("return 0.0", "return 1.0 if not relevant else 0.0")
+    block = _exercise(page, site_server, "en/mrr/")
+    spec = json.loads(block.locator("[data-rc-exercise-spec]").text_content())
+    expected = exercises.check(answer, spec)
+    failure = expected["failure"]
+    assert expected["state"] == "fail" and failure["case"]["random"] is not None
+    _answer(page, block, answer)
+    text = _check(page, block, "fail").inner_text()
+    number = failure["case"]["random"]
+    assert f"Wrong value on random ranking {number} of 200 ({number + 5 - 1} cases" in text
+    assert failure["call"] in text
