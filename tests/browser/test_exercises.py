@@ -61,6 +61,7 @@ def test_a_wrong_answer_fails_with_its_first_failing_case(page, site_server):
     assert "this is practice, not an exam" in block.locator("[data-rc-exercise-note]").inner_text()
     assert block.locator("[data-rc-solution]").is_hidden()
     _answer(page, block, OFF_BY_ONE)
+    assert block.locator("[data-rc-source]").is_hidden()  # the editor replaced the code block
     result = _check(page, block, "fail")
     text = result.inner_text()
     assert "Wrong value on the case “the first document is relevant”" in text
@@ -71,6 +72,9 @@ def test_a_wrong_answer_fails_with_its_first_failing_case(page, site_server):
     block.locator(".rc-exercise__button--solution").click()
     assert "return 1 / position" in block.locator("[data-rc-solution]").inner_text()
     assert page.evaluate("localStorage.getItem('rankcards:exercise:mrr')") is None
+    block.locator(".rc-exercise__button--reset").click()
+    lines = block.locator(".cm-line").all_text_contents()
+    assert lines == ["def reciprocal_rank(ranking, relevant):", "    return 0.0", ""]
     assert page.console_errors == []
 
 
