@@ -96,10 +96,12 @@ function enhance(block) {
     block.dataset.rcEditor = "loading";
     loadEditorKit().then((kit) => {
       const focused = sourceBlock.contains(document.activeElement);
-      view = mountEditor(kit, block.querySelector("[data-rc-editor]"), starter, text.editor, () => {
+      const onCheck = () => {
         check();
         return true;
-      });
+      };
+      // The last argument is the factory's edit callback (wb-state's kept edits): none here.
+      view = mountEditor(kit, block.querySelector("[data-rc-editor]"), starter, text.editor, onCheck, () => {});
       sourceBlock.hidden = true;
       block.dataset.rcEditor = "ready";
       if (focused) view.focus();
