@@ -193,3 +193,15 @@ def test_the_page_spec_cannot_close_its_script_element(tmp_path: Path) -> None:
     text = alpha.exercise.spec_json
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text)["cases"][1]["name"]["en"] == "</script><script>alert(1)</script> & co"
+
+
+def test_a_starter_that_never_returns_is_stopped_by_the_time_limit(tmp_path: Path) -> None:
+    loops = EXERCISE.replace(
+        "        return 0.0\n  reference", "        while True:\n            pass\n  reference"
+    )
+    with pytest.raises(CardError) as caught:
+        build_cards(_cards(tmp_path, loops), timeout=1)
+    assert [str(problem) for problem in caught.value.problems] == [
+        f"{tmp_path / 'alpha.yml'}:{_line('starter: |')}:12: exercise.starter: the check did not "
+        "finish within 1 s"
+    ]

@@ -106,7 +106,7 @@ def run_problems(card: Card, answers: list[dict[str, Any]]) -> list[Problem]:
         path: FieldPath = ("exercise", name)
         if "timeout" in answer:
             message = f"the check did not finish within {answer['timeout']:g} s"
-            problems.append(_at(card, path, f"{name}: {message}"))
+            problems.append(_at(card, path, message))
         elif "crashed" in answer:
             problems.append(_at(card, path, "the check crashed the Python interpreter"))
         elif "spec_error" in answer:
