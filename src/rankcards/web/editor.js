@@ -42,7 +42,7 @@ const TEXT = {
     crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
   },
 };
-const TIME_LIMIT_MS = 10_000;
+export const TIME_LIMIT_MS = 10_000; // a run's limit; exercise.js's checks share it
 
 let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
@@ -52,7 +52,7 @@ const yieldToPage = () =>
   globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
 
 // Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
-function loadEditorKit() {
+export function loadEditorKit() {
   editorKit ??= import("./codemirror.js").then(async (cm) => {
     await yieldToPage();
     const { EditorView, HighlightStyle, tags } = cm;
@@ -92,7 +92,8 @@ function loadEditorKit() {
   return editorKit;
 }
 
-function mountEditor(kit, parent, doc, label, run) {
+// The editor factory, shared with exercise.js: `run` is called on Ctrl/Cmd+Enter.
+export function mountEditor(kit, parent, doc, label, run) {
   const { cm, extensions } = kit;
   return new cm.EditorView({
     parent,
