@@ -109,7 +109,9 @@ function mountEditor(kit, parent, doc, label, run) {
         ...extensions,
         cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
-        cm.EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the editable content is focusable anyway; saying so lets checkers (axe's
+        // scrollable-region-focusable) see that the scroller of a wide line is reachable.
+        cm.EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),
   });
