@@ -44,11 +44,18 @@ def _demo_pages(site: Path) -> list[str]:
 _HIDDEN_OVERFLOW = """(section) => {
   const box = section.getBoundingClientRect();
   const problems = [];
-  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string'
-    ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + (e.dataset.doc ? `[${e.dataset.doc}]` : '');
-  const cue = (s) => s.offsetHeight - s.clientHeight - parseFloat(getComputedStyle(s).borderTopWidth)
-    - parseFloat(getComputedStyle(s).borderBottomWidth) > 0
-    || getComputedStyle(s).backgroundImage.includes('gradient');
+  const name = (e) => {
+    const classes = typeof e.className === 'string' ? e.className.trim().split(/\\s+/) : [];
+    const doc = e.dataset.doc ? `[${e.dataset.doc}]` : '';
+    return [e.tagName.toLowerCase(), ...classes.filter(Boolean)].join('.') + doc;
+  };
+  const px = (value) => parseFloat(value) || 0;
+  const cue = (s) => {
+    const style = getComputedStyle(s);
+    const bar = s.offsetHeight - s.clientHeight
+      - px(style.borderTopWidth) - px(style.borderBottomWidth);
+    return bar > 0 || style.backgroundImage.includes('gradient');
+  };
   for (const element of section.querySelectorAll('*')) {
     const r = element.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
@@ -58,14 +65,18 @@ _HIDDEN_OVERFLOW = """(section) => {
       if (overflow === 'auto' || overflow === 'scroll') { scroller = a; break; }
       if (overflow === 'hidden' || overflow === 'clip') {
         const c = a.getBoundingClientRect();
-        if (r.right > c.right + 1 || r.left < c.left - 1) problems.push(`${name(element)} clipped by ${name(a)}`);
+        if (r.right > c.right + 1 || r.left < c.left - 1) {
+          problems.push(`${name(element)} clipped by ${name(a)}`);
+        }
       }
     }
     if (scroller) {
-      if (scroller.scrollWidth > scroller.clientWidth + 1 && !cue(scroller))
+      if (scroller.scrollWidth > scroller.clientWidth + 1 && !cue(scroller)) {
         problems.push(`${name(scroller)} scrolls with no visible cue`);
+      }
     } else if (r.right > box.right + 1 || r.left < box.left - 1) {
-      problems.push(`${name(element)} spans ${Math.round(r.left)}-${Math.round(r.right)} px, demo ${Math.round(box.left)}-${Math.round(box.right)}`);
+      const spans = `${Math.round(r.left)}-${Math.round(r.right)} px`;
+      problems.push(`${name(element)} spans ${spans}, the demo ends at ${Math.round(box.right)}`);
     }
   }
   return [...new Set(problems)];
@@ -76,11 +87,13 @@ _CUT_TABLES = """(section) => [...section.querySelectorAll('table')].flatMap((ta
   const row = table.querySelector('tr');
   const last = row && row.lastElementChild;
   if (!last) return [];
-  const style = getComputedStyle(table);
-  const scrolls = ['auto', 'scroll'].includes(style.overflowX) && table.scrollWidth > table.clientWidth;
-  const edge = Math.min(table.getBoundingClientRect().right, section.getBoundingClientRect().right);
-  return scrolls || last.getBoundingClientRect().right <= edge + 1
-    ? [] : [`${table.className}: last column ends at ${Math.round(last.getBoundingClientRect().right)} px, visible to ${Math.round(edge)} px`];
+  const scrolls = ['auto', 'scroll'].includes(getComputedStyle(table).overflowX)
+    && table.scrollWidth > table.clientWidth;
+  const edge = Math.min(
+    table.getBoundingClientRect().right, section.getBoundingClientRect().right);
+  const end = last.getBoundingClientRect().right;
+  return scrolls || end <= edge + 1 ? [] : [
+    `${table.className}: last column ends at ${Math.round(end)} px, seen to ${Math.round(edge)}`];
 })"""
 
 # Each ordered list of the demo (a ranking) reads in rank order: one row left to right, or one
@@ -88,10 +101,12 @@ _CUT_TABLES = """(section) => [...section.querySelectorAll('table')].flatMap((ta
 _MIXED_RANKINGS = """(section) => [...section.querySelectorAll('ol')].flatMap((list) => {
   const boxes = [...list.children].map((li) => li.getBoundingClientRect());
   if (boxes.length < 2) return [];
-  const row = boxes.every((b, i) => i === 0 || (Math.abs(b.top - boxes[0].top) < 1 && b.left > boxes[i - 1].left));
+  const row = boxes.every((b, i) => i === 0
+    || (Math.abs(b.top - boxes[0].top) < 1 && b.left > boxes[i - 1].left));
   const column = boxes.every((b, i) => i === 0 || b.top >= boxes[i - 1].bottom - 1);
-  const docs = [...list.children].map((li) => li.dataset.doc || li.textContent.trim().slice(0, 8));
-  return row || column ? [] : [`${docs.join(' ')}: tops ${boxes.map((b) => Math.round(b.top)).join(',')}`];
+  const docs = [...list.children].map((li) => li.dataset.doc || li.textContent.trim());
+  const tops = boxes.map((b) => Math.round(b.top)).join(',');
+  return row || column ? [] : [`${docs.join(' ')}: tops ${tops}`];
 })"""
 
 
