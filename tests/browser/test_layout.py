@@ -130,7 +130,7 @@ def test_every_demo_fits_a_phone_or_scrolls_visibly_and_keeps_rank_order(
     assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
 
 
-def test_each_ranked_item_shows_its_rank(page: Any, site_server: str) -> None:
+def test_each_ranked_item_shows_its_rank_and_relevance(page: Any, site_server: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{site_server}en/mrr/")
     shown = page.eval_on_selector_all(
@@ -142,3 +142,7 @@ def test_each_ranked_item_shows_its_rank(page: Any, site_server: str) -> None:
     for items in shown:
         # a CSS counter per list: the n-th item shows n (the `ol` tells assistive technology)
         assert all("counter(rc-rank)" in content for content in items), items
+    background = "e => getComputedStyle(e).backgroundColor"
+    relevant = page.locator(".rc-rl-item[data-grade='1']").first.evaluate(background)
+    other = page.locator(".rc-rl-item[data-grade='0']").first.evaluate(background)
+    assert relevant != other, "a relevant document looks like the others"

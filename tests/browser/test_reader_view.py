@@ -92,3 +92,15 @@ def test_a_ranked_lists_control_prints_one_help_line(
             text = " ".join(page.locator(f"[id='{i}']").inner_text() for i in described)
             assert keys in text, f"{path} {bind}: the keys are not in its description: {text}"
             assert text.strip() == helps.first.inner_text().strip(), path
+
+
+@pytest.mark.parametrize("card", ["gold-dataset", "index-benchmarking"])
+def test_a_spoken_summary_is_not_shown_beside_its_table(
+    page: Any, site_server: str, card: str
+) -> None:
+    page.goto(f"{site_server}en/{card}/")
+    spoken = page.locator(f"{DEMO} [data-rc-view] .rc-demo-hint[data-rc-announce]")
+    assert spoken.count() == 1
+    assert spoken.text_content().strip()  # still in the page, for the live region to read out
+    box = _box(spoken)
+    assert box["width"] <= 1 and box["height"] <= 1, f"{card}: the summary is shown twice: {box}"
