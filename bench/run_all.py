@@ -1,7 +1,7 @@
 """Run every benchmark script in bench/ in turn, with this Python, passing no arguments.
 
 usage: python bench/run_all.py
-Benchmarks are run by hand (their numbers go to the README), never as timed tests.
+Benchmarks are run by hand (their numbers go to bench/README.md), never as timed tests.
 gen_synthetic.py is a data generator used by the benchmarks, not a benchmark itself.
 """
 

@@ -1,4 +1,8 @@
-"""Shared pytest fixtures, kept small and generic (parts add their own with care)."""
+"""Shared pytest fixtures, kept small and generic (parts add their own with care).
+
+What a test needs and may not find (Chromium, Node, pytrec_eval, reference data) goes through
+``ci_gate.skip_or_fail``: skipped locally, a failure under CI (any true ``CI`` value).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,10 @@ from typing import Any
 
 import pytest
 
+from ci_gate import require_node, skip_or_fail
+
 _REPO_ROOT = Path(__file__).resolve().parents[1]
+TREC_EVAL_DATA = _REPO_ROOT / "tests" / "data" / "trec_eval"
 
 
 @pytest.fixture(scope="session")
@@ -20,15 +27,19 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def trec_eval_reference() -> Path:
-    """trec_eval reference data (env RANKCARDS_TREC_EVAL_REF, else ../shared/...), or skip.
-
-    Read in place, never copied into the repository (NIST's notice travels with the files).
-    """
+    """trec_eval's reference data: tests/data/trec_eval (env RANKCARDS_TREC_EVAL_REF for another
+    copy). Missing, it skips locally and fails under CI (see ``ci_gate``)."""
     configured = os.environ.get("RANKCARDS_TREC_EVAL_REF")
-    folder = Path(configured) if configured else _REPO_ROOT.parent / "shared/reference/trec_eval"
+    folder = Path(configured) if configured else TREC_EVAL_DATA
     if not (folder / "out.test").is_file():
-        pytest.skip(f"trec_eval reference data not found in {folder} (set RANKCARDS_TREC_EVAL_REF)")
+        skip_or_fail(f"trec_eval reference data not found in {folder}")
     return folder
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The ``node`` binary, or skip (fail under CI)."""
+    return require_node()
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,8 @@
 Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
 
 * ``chromium_path`` (session): ``$RANKCARDS_CHROMIUM``, else ``chromium`` / ``chromium-browser`` /
-  ``google-chrome`` on PATH; the test is skipped when none is found, unless ``CI=true``, where
-  it fails (CI must not silently skip the browser).
+  ``google-chrome`` on PATH; the test is skipped when none is found, unless ``CI`` is true
+  (``ci_gate``), where it fails (CI must not silently skip the browser).
 * ``built_site`` (session): the site built once with ``mkdocs build`` into a temporary directory;
   ``RANKCARDS_SITE_DIR=site`` reuses an existing build instead (handy while editing tests).
 * ``site_server`` (session): base URL (ending in ``/``) of a threaded static server of
@@ -31,6 +31,8 @@ from typing import Any
 import pytest
 from static_site import LAUNCH_ARGS, base_url, build_site, find_chromium, start_server
 
+from ci_gate import skip_or_fail
+
 _LOCAL = "http://127.0.0.1:"
 
 
@@ -38,10 +40,7 @@ _LOCAL = "http://127.0.0.1:"
 def chromium_path() -> str:
     found = find_chromium()
     if found is None:
-        message = "no Chromium: set RANKCARDS_CHROMIUM or install chromium"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail("no Chromium: set RANKCARDS_CHROMIUM or install chromium")
     return found
 
 

@@ -7,6 +7,7 @@ MRR has its own file (test_demo_mrr.py). Every displayed number carries its exac
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -105,7 +106,10 @@ def _gold_expected(state: dict[str, Any]) -> dict[str, float]:
     runs = {
         "bm25": {q: dict(bm25.search(text, 10)[:k]) for q, text in gold.queries.items()},
         "random": {
-            q: {d: 10.0 - i for i, d in enumerate(random_ranking(gold.documents, q, 10, 0)[:k])}
+            q: {
+                d: 10.0 - i
+                for i, d in enumerate(random_ranking(gold.documents, q, 10, state["seed"])[:k])
+            }
             for q in gold.queries
         },
     }
@@ -139,6 +143,94 @@ def test_gold_dataset_editing_a_judgment_moves_every_metric(page, site_server):
     shown = _shown(page)
     for name, value in _gold_expected(state).items():
         assert shown[name] == pytest.approx(value, abs=1e-12), name
+    assert _errors(page) == []
+
+
+def _assert_gold_view(page: Any, state: dict[str, Any]) -> dict[str, float]:
+    """The view shows the module's numbers for ``state``, and the chosen query's top k."""
+    shown = _shown(page)
+    for name, value in _gold_expected(state).items():
+        assert shown[name] == pytest.approx(value, abs=1e-12), name
+    gold, bm25 = load_gold(), BM25(load_gold().documents)
+    top = {
+        "bm25": [doc for doc, _ in bm25.search(gold.queries[state["query"]], 10)][: state["k"]],
+        "random": random_ranking(gold.documents, state["query"], 10, state["seed"])[: state["k"]],
+    }
+    for system, docs in top.items():
+        listed = page.eval_on_selector_all(
+            f'{DEMO} .rc-gold-list[data-system="{system}"] li[data-doc]',
+            "items => items.map(item => item.dataset.doc)",
+        )
+        assert listed == docs, (system, state)
+    return shown
+
+
+def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(page, site_server):
+    """Each of the gold demo's other controls changes what is shown, to the module's values."""
+    _open(page, site_server, "en", "gold-dataset")
+    initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+    before = _assert_gold_view(page, initial)
+    assert initial["query"] != "q05" and initial["k"] > 1 and initial["seed"] != 9
+
+    state = _after(page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-query", '"q05"'))
+    assert state["query"] == "q05"
+    _assert_gold_view(page, state)
+
+    state = _slide(page, "rc-demo-gold-dataset-k", "Home")
+    assert state["k"] == 1
+    after_k = _assert_gold_view(page, state)
+    assert after_k["bm25:Recall"] != before["bm25:Recall"]
+
+    state = _slide(page, "rc-demo-gold-dataset-seed", "End")
+    assert state["seed"] == 9
+    _assert_gold_view(page, state)
+    state = _slide(page, "rc-demo-gold-dataset-k", "End")
+    after_seed = _assert_gold_view(page, state)
+    assert after_seed["bm25:MRR"] == before["bm25:MRR"]  # the seed moves the random ranker only
+    assert after_seed["random:MRR"] != before["random:MRR"]
+    assert _errors(page) == []
+
+
+def _toy_values(state: dict[str, Any], slug: str) -> dict[str, float]:
+    """What the hit-rate or recall view must show for ``state``, from rankcards.metrics."""
+    k = state["k"]
+    rankings = [q["ranking"] for q in state["queries"]]
+    relevant = [set(q["relevant"]) for q in state["queries"]]
+    if slug == "hit-rate-at-k":
+        values = {"HitRate": hit_rate_at_k(rankings, relevant, k)}
+        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
+            values[f"hit:{item['query']}"] = hit_at_k(ranking, rel, k)
+        return values
+    relevant = [rel | {f"missed {n}" for n in range(1, state["missed"] + 1)} for rel in relevant]
+    values = {"Recall": mean_recall_at_k(rankings, relevant, k)}
+    for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
+        values[f"R:{item['query']}"] = recall_at_k(ranking, rel, k)
+    return values
+
+
+@pytest.mark.parametrize("slug", ["hit-rate-at-k", "recall-at-k"])
+def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(page, site_server, slug):
+    _open(page, site_server, "en", slug)
+    q4 = f"{DEMO} [data-rc-list='3']"  # q4 retrieves nothing relevant in the toy example
+    before = _shown(page)
+    # Mark q4's document at rank 2 relevant: q4 gets a hit (and recall) within k.
+    state = _after(page, page.locator(f"{q4} li[data-doc='d7'] [data-rc-doc]").click)
+    assert "d7" in state["queries"][3]["relevant"]
+    shown = _shown(page)
+    for name, value in _toy_values(state, slug).items():
+        assert shown[name] == value, name
+    metric = "HitRate" if slug == "hit-rate-at-k" else "Recall"
+    assert shown[metric] > before[metric]
+    # At k = 1 it is out of reach; move it up to rank 1 with the keyboard, as a reader would.
+    _slide(page, f"rc-demo-{slug}-k", "Home")
+    at_top = _shown(page)
+    page.locator(f"{q4} li[data-doc='d7'] [data-rc-doc]").focus()
+    state = _after(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+    assert state["queries"][3]["ranking"][:2] == ["d7", "d5"]
+    shown = _shown(page)
+    for name, value in _toy_values(state, slug).items():
+        assert shown[name] == value, name
+    assert shown[metric] > at_top[metric]  # d7 now at rank 1, within k = 1
     assert _errors(page) == []
 
 

@@ -43,6 +43,30 @@ def _live(page: Any) -> None:
     )
 
 
+def _mark_view(page: Any) -> None:
+    """Remember the view as it is now: its markup, and a mark on the nodes on screen."""
+    page.eval_on_selector(
+        f"{DEMO} [data-rc-view]",
+        "view => { view.dataset.rcBefore = view.innerHTML;"
+        " for (const node of view.children) node.rcOld = true; }",
+    )
+
+
+def _wait_for_a_new_view(page: Any) -> None:
+    """Wait until the worker's answer replaced the view with different markup (a view left in
+    place, or recomputed unchanged, never satisfies it)."""
+    page.wait_for_function(
+        f"""() => {{
+          const demo = document.querySelector('{DEMO}');
+          const view = demo.querySelector('[data-rc-view]');
+          return demo.dataset.rcState === 'live' && view.children.length > 0
+            && ![...view.children].some((node) => node.rcOld)
+            && view.innerHTML !== view.dataset.rcBefore;
+        }}""",
+        timeout=60_000,
+    )
+
+
 def test_each_demo_recomputes_its_build_time_view_and_answers_a_control(
     page, site_server, built_site
 ):
@@ -57,19 +81,24 @@ def test_each_demo_recomputes_its_build_time_view_and_answers_a_control(
         assert _fixed_metrics(page) == built_metrics, url
         if "data-rc-volatile" not in built:  # measured numbers (and their drawings) may vary
             assert view.inner_html() == built, url
+        _mark_view(page)
         control = page.locator(f"{DEMO} [data-rc-kind]").first
         kind = control.get_attribute("data-rc-kind")
+        # Each action moves the state away from where it is (a slider at its maximum, as MRR's
+        # k starts, goes to its minimum): a control that changes nothing proves nothing.
         if kind == "slider":
             control.focus()
-            page.keyboard.press("End")
+            at_max = control.input_value() == control.get_attribute("max")
+            page.keyboard.press("Home" if at_max else "End")
         elif kind == "toggle":
             control.check() if not control.is_checked() else control.uncheck()
         elif kind == "select":
-            options = control.locator("option")
-            control.select_option(index=options.count() - 1)
+            values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
+            current = control.input_value()
+            control.select_option(values[0] if current == values[-1] else values[-1])
         else:
             control.locator("[data-rc-doc]").first.click()
-        _live(page)
+        _wait_for_a_new_view(page)  # fails (times out) if the control changed nothing on screen
         assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden(), url
     errors = [e for e in page.console_errors if not e.startswith("Failed to load resource")]
     assert errors == []

@@ -212,9 +212,10 @@ def test_off_by_default_toggled_by_button_shortcut_and_escape(page, draw_site):
         page.locator(".rc-draw-toggle").get_attribute("aria-label") == "Draw / Notes (Alt+Shift+D)"
     )
     _on(page)
-    assert page.get_by_role("toolbar", name="Drawing tools").get_by_role(
+    highlighter = page.get_by_role("toolbar", name="Drawing tools").get_by_role(
         "button", name="Highlighter"
     )
+    assert highlighter.count() == 1 and highlighter.is_visible()  # English names on /en/
 
 
 def test_stroke_is_saved_and_restored_after_reload(page):
@@ -255,11 +256,18 @@ def test_stroke_stays_on_its_element_through_scroll_resize_and_palette(page):
 
     page.set_viewport_size({"width": 390, "height": 760})
     page.wait_for_function("document.querySelector('#diagram').getBoundingClientRect().width < 400")
-    # The layer follows on a later frame (its ResizeObserver): a loaded machine may take a while.
-    for _ in range(100):
-        if offset() == pytest.approx(before, abs=0.01):
-            break
-        page.wait_for_timeout(50)
+    # The layer follows on a later frame (its ResizeObserver): wait for the stroke to be back on
+    # its place over the diagram, however long a loaded machine takes.
+    page.wait_for_function(
+        """([x, y]) => {
+          const d = document.querySelector('#diagram').getBoundingClientRect();
+          const b = document.querySelector('.rc-draw-layer .rc-draw-stroke')
+            .getBoundingClientRect();
+          return Math.abs((b.x - d.x) / d.width - x) <= 0.01
+            && Math.abs((b.y - d.y) / d.width - y) <= 0.01;
+        }""",
+        arg=list(before),
+    )
     assert offset() == pytest.approx(before, abs=0.01)
 
     color = "() => getComputedStyle(document.querySelector('.rc-draw-stroke')).stroke"

@@ -33,6 +33,31 @@ window.Worker = function (url, options) {
 """
 
 
+# The page's lazy boot has decided: the examples are enhanced and the demos mounted (each with
+# its IntersectionObserver), then an observer created now gets its first entries after theirs,
+# in the same task. A boot they would start has started by then: no fixed wait is needed.
+SETTLED = """() => new Promise((resolve) => {
+  const nodes = [...document.querySelectorAll("section[data-rc-demo], [data-rc-example]")];
+  if (nodes.length === 0) return resolve();  // nothing that could boot the runtime
+  const observer = new IntersectionObserver(() => {
+    observer.disconnect();
+    setTimeout(resolve, 0);
+  });
+  nodes.forEach((node) => observer.observe(node));
+})"""
+MOUNTED = (
+    "[...document.querySelectorAll('[data-rc-example]')]"
+    ".every(b => b.dataset.rcEnhanced !== undefined)"
+    " && [...document.querySelectorAll('section[data-rc-demo]')].every(s => s.dataset.rcState)"
+)
+
+
+def _settled(page: Any) -> None:
+    """Wait until the page's observers have seen where its demos and examples are."""
+    page.wait_for_function(MOUNTED)
+    page.evaluate(SETTLED)
+
+
 def _parsed(page: Any) -> float:
     """When the parser finished the document: deferred modules (runtime.js) run only after."""
     return float(page.evaluate("performance.getEntriesByType('navigation')[0].domInteractive"))
@@ -61,7 +86,7 @@ def test_a_far_demo_starts_nothing_until_the_reader_scrolls_near(page: Any, site
     page.set_viewport_size({"width": 1280, "height": 240})
     page.add_init_script(COUNT_WORKERS)
     page.goto(f"{site_server}en/mrr/")
-    page.wait_for_timeout(800)
+    _settled(page)
     assert page.evaluate("rcWorkers") == []
     # Scrolling there starts exactly one worker.
     page.locator("section[data-rc-demo]").scroll_into_view_if_needed()
@@ -108,5 +133,5 @@ def test_instant_navigation_starts_no_worker(page: Any, site_server: str):
     page.wait_for_url(links[0])
     page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
     assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same window
-    page.wait_for_timeout(300)
+    _settled(page)
     assert page.evaluate("[rt.boots, rcWorkers.length]") == [1, 1]

@@ -112,15 +112,48 @@ def test_a_page_booting_nothing_releases_search_at_once(page: Any, site_server: 
     assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
 
 
+# Prepended to the gate's script in the test: the gate's timers are held (not run) and their
+# delays posted on a test channel; the page fires them when it says so. The test controls the
+# gate's clock, so it needs no wait of its own and sees the exact limit the gate sets.
+HELD_CLOCK = """
+(() => {
+  const clock = new BroadcastChannel("rankcards:test-clock");
+  const held = [];
+  self.setTimeout = (callback, ms, ...args) => {
+    held.push(() => callback(...args));
+    clock.postMessage({ timer: ms });
+    return -held.length;
+  };
+  clock.onmessage = ({ data }) => {
+    if (data === "fire") for (const fire of held.splice(0)) fire();
+  };
+})();
+"""
+LISTEN_CLOCK = """
+window.rcClock = [];
+const rcClockChannel = new BroadcastChannel("rankcards:test-clock");
+rcClockChannel.onmessage = (event) => rcClock.push(event.data.timer);
+window.rcFire = () => rcClockChannel.postMessage("fire");
+"""
+
+
 @pytest.mark.browser
 @pytest.mark.xdist_group("browser")
 def test_search_starts_after_its_time_limit_when_nothing_answers(page: Any, site_server: str):
-    """runtime.js never loads here (the page's modules fail): the gate starts Material's worker
-    on its own after its 4 s limit."""
+    """runtime.js never loads here (the page's modules fail): the gate sets a 4 s limit, and
+    when that timer fires it starts Material's worker on its own."""
     page.route("**/assets/rankcards/runtime.js", lambda route: route.abort())
-    page.add_init_script(LISTEN)
+
+    def held_clock(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=HELD_CLOCK + response.text())
+
+    page.route("**/workers/search_gate.js*", held_clock)
+    page.add_init_script(LISTEN + LISTEN_CLOCK)
     page.goto(f"{site_server}en/")
-    page.wait_for_function("rcGate.length > 0")  # the gate has started, and asks
-    page.wait_for_timeout(1000)  # time for an answer, well within the limit
+    page.wait_for_function("rcGate.length > 0 && rcClock.length > 0")  # the gate asks, and waits
+    assert page.evaluate("rcClock") == [4000]  # its limit, in ms
     assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting"]  # nobody said "go"
+    page.evaluate("rcFire()")  # the limit is reached
     assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
+    assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting"]  # started on its own

@@ -4,7 +4,6 @@ whatever chunks the stream brings, and a damaged file is refused with its reason
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -58,10 +57,7 @@ console.log(JSON.stringify(result));
 
 
 @pytest.fixture(scope="module")
-def layout() -> dict[str, object]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH")
+def layout(node: str) -> dict[str, object]:
     script = SCRIPT % {"module": json.dumps(SNAPSHOT_JS.as_uri())}
     done = subprocess.run(
         [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=False

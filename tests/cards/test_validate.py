@@ -41,12 +41,58 @@ CASES = {
     "unknown-related": (39, 17, "related[1]", "no card with slug 'gamma'"),
     "bad-latex": (27, 10, "formula.latex", "invalid LaTeX $\\frac{1}{\\mathrm{rank}$: KaTeX"),
     "bad-inline-latex": (30, 9, "formula.where.en", "invalid LaTeX $\\mathrm{rank$: KaTeX parse"),
+    # The column of the first English word inside the single-quoted scalar.
+    "english-formula": (
+        28,
+        81,
+        "formula.latex.es",
+        "English word 'otherwise' in the Spanish formula",
+    ),
+    "english-shared-formula": (
+        27,
+        42,
+        "formula.latex",
+        "English words 'for', 'each' in the Spanish formula: give formula.latex as {es, en}",
+    ),
     "code-raises": (35, 1, "code.source", "raised ZeroDivisionError: division by zero (example"),
     "code-timeout": (32, 11, "code.source", "did not finish within 1 s"),
     "bad-demo": (40, 12, "demo.compute", "cannot import 'rankcards.viz.nope'"),
     "todo-left": (25, 7, "intuition.en", "unfilled placeholder"),
     "no-schema-line": (1, 1, "(card)", "the first line must be `# yaml-language-server:"),
     "unsafe-url": (47, 10, "references[0].url", "not valid: an http:// or https:// address"),
+    "related-self": (39, 17, "related[1]", "a card cannot be related to itself"),
+}
+
+# The completeness rules (rankcards.cards._rules): fixture -> (line, column, field, exact message)
+RULE_CASES = {
+    "blank-text": (12, 7, "summary.en", "is blank: write it"),
+    "same-text": (16, 7, "definition.en", "is the same as the Spanish text: write it in English"),
+    "few-key-points": (
+        21,
+        7,
+        "key_points.en",
+        "needs at least 3 items in each language (es has 2, en has 2)",
+    ),
+    "uneven-gotchas": (
+        41,
+        7,
+        "gotchas.es",
+        "each language lists the same items (es has 3, en has 4)",
+    ),
+    "few-references": (46, 3, "references", "needs at least 4 references (has 3)"),
+    "http-reference": (
+        49,
+        10,
+        "references[1].url",
+        "'http://example.org/alpha/2' must be an https:// address",
+    ),
+    "no-toy-example": (
+        32,
+        11,
+        "code.source",
+        "a rank-aware card starts its example from the shared toy ranking: "
+        "`from rankcards.demos.toy import ...` (rankcards.demos.toy)",
+    ),
 }
 
 
@@ -56,9 +102,41 @@ def test_the_fixture_set_is_valid(tmp_path: Path) -> None:
     assert alpha.examples["en"].output == "sum 6\n2.0\n"
     assert alpha.examples["en"].error is None
     assert 'class="katex-display"' in alpha.views["en"].formula
+    # A formula given per language: each page shows its own words.
+    assert "si hay un relevante" in alpha.views["es"].formula
+    assert "if there is" not in alpha.views["es"].formula
+    assert "if there is a relevant one" in alpha.views["en"].formula
     assert "<math" in alpha.views["es"].summary  # inline math rendered as MathML + HTML
     beta = next(card for card in rendered if card.card.slug == "beta")
     assert beta.examples["es"].source.startswith("# hola")
+    assert beta.examples["es"].output == "beta 4\n"
+
+
+@pytest.mark.parametrize("name", sorted(RULE_CASES))
+def test_each_completeness_rule_is_reported_with_its_exact_message(
+    tmp_path: Path, name: str
+) -> None:
+    _, problems = load_cards(_dir_with(tmp_path, name))
+    line, column, field, message = RULE_CASES[name]
+    assert [str(problem) for problem in problems] == [
+        f"{tmp_path / name}.yml:{line}:{column}: {field}: {message}"
+    ]
+
+
+def test_rules_report_each_broken_rule_of_one_card(tmp_path: Path) -> None:
+    """One card breaking every rule at once gets one line per rule, not just the first."""
+    text = (FIXTURES / "bad" / "no-toy-example.yml").read_text()
+    text = text.replace("slug: no-toy-example", "slug: everything")
+    text = text.replace("  en: The alpha card, with $x^2$ inline.", "  en: La tarjeta alfa.")
+    text = text.replace("  es: La tarjeta alfa, con $x^2$ en línea.", "  es: La tarjeta alfa.")
+    text = text.replace("url: https://example.org/alpha/3", "url: http://example.org/alpha/3")
+    (_dir_with(tmp_path) / "everything.yml").write_text(text)
+    _, problems = load_cards(tmp_path)
+    assert [(p.field, p.message.split(" ")[0]) for p in sorted(problems)] == [
+        ("summary.en", "is"),
+        ("code.source", "a"),
+        ("references[2].url", "'http://example.org/alpha/3'"),
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import math
+import re
 
 import pytest
 
@@ -154,3 +156,96 @@ def test_index_view_sweep_is_monotone_and_highlights_the_current_point():
 def test_index_view_rejects_out_of_range_nprobe():
     with pytest.raises(ValueError, match=r"nprobe: expected 1..32, got 0"):
         index_benchmarking.view({"nprobe": 0}, "en")
+
+
+def test_gold_view_shows_unjudged_documents_as_a_dash_not_a_zero():
+    gold = load_gold()
+    html = gold_dataset.view(_gold_state(), "es")
+    reader = read(html)
+    # BM25's top 10 for q16 holds judged traps (grade 0), the random ranker's unjudged documents.
+    top = gold_dataset.rankings("bm25")["q16"] + gold_dataset.rankings("random")["q16"]
+    unjudged = [doc for doc in top if doc not in gold.qrels["q16"]]
+    judged_zero = [doc for doc in top if gold.qrels["q16"].get(doc) == 0]
+    assert unjudged and judged_zero  # the view must tell these two apart
+    for doc in unjudged:
+        item = html[html.index(f'data-doc="{doc}"') :]
+        button = item[: item.index("</button>")]
+        assert "data-unjudged" in button and "data-grade" not in button
+        assert button.endswith(f">{gold_dataset.UNJUDGED}") and gold_dataset.UNJUDGED == "\u2013"
+        assert f"{doc} sin juzgar" in button
+    for doc in judged_zero:
+        item = html[html.index(f'data-doc="{doc}"') :]
+        button = item[: item.index("</button>")]
+        assert 'data-grade="0"' in button and button.endswith(">0")
+        assert "grado 0 (irrelevante)" in button
+    assert gold_dataset.UNJUDGED in reader.texts
+
+
+def test_pressing_an_unjudged_document_records_a_judgment_of_zero_that_changes_no_metric():
+    gold = load_gold()
+    top = gold_dataset.rankings("random")["q16"]
+    doc = next(doc for doc in top if doc not in gold.qrels["q16"])
+    html = gold_dataset.view(_gold_state(), "en")
+    item = html[html.index(f'data-doc="{doc}"') :]
+    assert f'data-rc-set="edits.q16/{doc}" data-rc-value="0"' in item[: item.index("</button>")]
+    assert "press to judge it 0" in item[: item.index("</button>")]
+    before = shown(html)
+    after_html = gold_dataset.view(_gold_state(edits={f"q16/{doc}": 0}), "en")
+    assert shown(after_html) == before  # unjudged and 0 count the same...
+    edited = after_html[after_html.index(f'data-doc="{doc}"') :]
+    assert 'data-grade="0"' in edited[: edited.index("</button>")]  # ...but now it is judged
+
+
+def test_index_sweep_shows_a_machine_independent_cost_that_grows_with_nprobe():
+    values = shown(index_benchmarking.view({"nprobe": 4}, "en"))
+    costs = [values[f"distances:{p}"] for p in index_benchmarking.SWEEP]
+    assert costs == sorted(costs) and len(set(costs)) == len(costs)
+    assert values["distances"] == values["distances:4"]
+
+
+def test_index_timing_takes_turns_and_keeps_the_best_of_enough_passes():
+    now = [0.0]
+    cost = {"fast": 0.001, "slow": 0.010}  # seconds per query, on a fake clock
+    order = []
+
+    def search(name):
+        def run(query):
+            order.append(name)
+            now[0] += cost[name]
+            return [query]
+
+        return run
+
+    timings = index_benchmarking._interleaved(
+        {name: search(name) for name in cost}, [1, 2], clock=lambda: now[0]
+    )
+    fast, slow = timings["fast"], timings["slow"]
+    # 2 ms per fast pass: passes until they add up to _MIN_SECONDS; 20 ms per slow pass: the
+    # minimum number of passes.
+    assert fast.passes == max(
+        index_benchmarking._MIN_PASSES, math.ceil(index_benchmarking._MIN_SECONDS / 0.002)
+    )
+    assert slow.passes == index_benchmarking._MIN_PASSES
+    assert fast.best == pytest.approx(0.002) and slow.best == pytest.approx(0.020)
+    assert fast.results == [[1], [2]]
+    # Turns: the settings alternate pass by pass while both still need passes.
+    passes = [order[i] for i in range(0, len(order), 2)]
+    assert passes[: 2 * index_benchmarking._MIN_PASSES] == ["fast", "slow"] * 3
+
+
+def test_index_view_says_qps_is_one_over_latency_only_because_the_run_is_sequential():
+    for lang, words in (("en", "one after another in one thread"), ("es", "una tras otra")):
+        caption = read(index_benchmarking.view({"nprobe": 2}, lang)).texts
+        assert any(words in text and "1 / " in text for text in caption), lang
+
+
+def test_index_chart_plots_the_machine_independent_speed_up_with_the_live_dots_beside_it():
+    html = index_benchmarking.view({"nprobe": 4}, "en")
+    line = re.search(r'<polyline points="([^"]+)"[^>]*data-series="fixed"', html)
+    assert line, "the fixed (distance-count) series"
+    ys = [float(point.split(",")[1]) for point in line.group(1).split()]
+    # Larger nprobe, more distances, less speed-up: the line only goes down (SVG y grows).
+    assert ys == sorted(ys) and len(set(ys)) == len(ys)
+    live = set(re.findall(r'data-live="(\d+)"', html))
+    assert live == {str(p) for p in index_benchmarking.SWEEP}
+    assert "distance computations saved" in html and "measured QPS / exact QPS" in html

@@ -13,7 +13,8 @@ def test_shape_of_the_dataset():
     assert sorted(data.qrels) == [f"q{n:02d}" for n in range(1, 21)]
     for query, judged in data.qrels.items():
         grades = sorted(judged.values(), reverse=True)
-        # ten judgments per query, graded 0-3, at least one "answers it" (3) and some traps (0)
+        # ten judgments per query on TREC DL's 0-3 scale, at least one "perfectly relevant" (3)
+        # and some keyword traps judged "irrelevant" (0)
         assert len(judged) == 10, query
         assert grades[0] == 3 and grades[-1] == 0, query
         assert len(data.relevant(query)) == 6, query

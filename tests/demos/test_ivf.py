@@ -76,3 +76,14 @@ def test_nprobe_out_of_range_is_a_clear_error():
     index = IVFIndex(synthetic().data, n_lists=32)
     with pytest.raises(ValueError, match=r"nprobe must be in 1..32, got 0"):
         index.search(synthetic().queries[0], 10, nprobe=0)
+
+
+def test_distances_per_query_counts_centroids_plus_the_probed_lists():
+    vectors = synthetic(count=400, dim=4, clusters=4, queries=3, seed=3)
+    index = IVFIndex(vectors.data, n_lists=8, seed=0)
+    for nprobe in (1, 3, 8):
+        scanned = [len(index.candidates(q, nprobe)) for q in vectors.queries]
+        expected = 8 + sum(scanned) / len(scanned)
+        assert index.distances_per_query(vectors.queries, nprobe) == expected
+    # every list probed: every point once, plus the 8 centroids
+    assert index.distances_per_query(vectors.queries, 8) == 400 + 8

@@ -49,14 +49,24 @@ def close(got: float, want: float, tolerance: float = 1e-12) -> bool:
 
 
 def reference_dir() -> Path:
-    """trec_eval's reference data, or SkipTest naming where it was looked for."""
+    """trec_eval's reference data (tests/data/trec_eval, or env RANKCARDS_TREC_EVAL_REF).
+
+    Missing, it raises SkipTest naming where it was looked for, or AssertionError under CI (the
+    conformance must never pass on CI by skipping; ``ci_gate`` is not in Pyodide's copy, where
+    the runner's caller counts the skips instead).
+    """
     configured = os.environ.get("RANKCARDS_TREC_EVAL_REF")
     repo = Path(__file__).resolve().parents[2]
-    folder = Path(configured) if configured else repo.parent / "shared" / "reference" / "trec_eval"
+    folder = Path(configured) if configured else repo / "tests" / "data" / "trec_eval"
     if not (folder / "out.test").is_file():
-        raise unittest.SkipTest(
-            f"trec_eval reference data not found in {folder} (set RANKCARDS_TREC_EVAL_REF)"
-        )
+        reason = f"trec_eval reference data not found in {folder} (set RANKCARDS_TREC_EVAL_REF)"
+        try:
+            from ci_gate import under_ci
+        except ImportError:  # inside Pyodide
+            raise unittest.SkipTest(reason) from None
+        if under_ci():
+            raise AssertionError(f"{reason} (CI is set: what a test needs must be there)")
+        raise unittest.SkipTest(reason)
     return folder
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from math import log2
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,56 @@ def test_standard_input_errors_name_the_line(
     _stdin(monkeypatch, b"q1 Q0 a 1 0.5 s\nq\xff Q0 b 2 0.4 s\n")
     status, _, err = _run(capsys, qrels, "-")
     assert status == 1 and err.startswith("rankcards eval: <stdin>:2: not UTF-8 text")
+
+
+def test_level_0_counts_documents_judged_0_as_relevant(files: tuple[str, str], capsys) -> None:
+    """`-l 0` is not `-l 1`: b (judged 0, ranked first) becomes relevant, as in trec_eval."""
+    level_0 = _run(capsys, *files, "-m", "RR", "-m", "num_rel", "-q", "-l", "0")[1]
+    level_1 = _run(capsys, *files, "-m", "RR", "-m", "num_rel", "-q", "-l", "1")[1]
+    assert level_0.splitlines()[:2] == [
+        "RR                    \tq1\t1.0000",
+        "num_rel               \tq1\t3",
+    ]
+    assert level_1.splitlines()[:2] == [
+        "RR                    \tq1\t0.5000",
+        "num_rel               \tq1\t2",
+    ]
+    assert _run(capsys, *files, "-m", "RR", "-l", "1")[1] == _run(capsys, *files, "-m", "RR")[1]
+
+
+UNSORTED_QRELS = "q2 0 a 1\nq10 0 b 1\nq1 0 c 1\n"
+UNSORTED_RUN = "q2 Q0 a 1 1.0 s\nq10 Q0 x 1 1.0 s\nq10 Q0 b 2 0.5 s\nq1 Q0 c 1 1.0 s\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_per_query_results_are_sorted_by_query_id(tmp_path: Path, capsys, jobs: str) -> None:
+    """Queries come out in trec_eval's order (qid strings sorted), not the run's."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(UNSORTED_QRELS, encoding="utf-8")
+    run.write_text(UNSORTED_RUN, encoding="utf-8")
+    status, out, _ = _run(capsys, str(qrels), str(run), "-m", "RR", "-q", "-j", jobs)
+    assert status == 0
+    assert [line.split("\t")[1] for line in out.splitlines()] == ["q1", "q10", "q2", "all"]
+    status, out, _ = _run(capsys, str(qrels), str(run), "-m", "RR", "--format", "json", "-j", jobs)
+    assert list(json.loads(out)["per_query"]) == ["q1", "q10", "q2"]
+
+
+def test_new_measures_by_name_and_in_help(files: tuple[str, str], capsys) -> None:
+    names = ["ERR@10", "nDCG(dcg=exp-log2)@10", "IPrec@0.5", "Judged@2", "F1@2"]
+    status, out, err = _run(capsys, *files, *(f"-m{name}" for name in names))
+    assert status == 0 and err == ""
+    # q1 ranks b (0), c (2), a (1): ERR = (3/16)/2 + (13/16)(1/16)/3; exp gains 3 and 1
+    err_value = (3 / 16) / 2 + (13 / 16) * (1 / 16) / 3
+    ndcg = (3 / log2(3) + 1 / 2) / (3 + 1 / log2(3))
+    assert out.splitlines() == [
+        f"ERR@10                \tall\t{err_value:6.4f}",
+        f"nDCG(dcg=exp-log2)@10 \tall\t{ndcg:6.4f}",
+        "IPrec@0.5             \tall\t0.6667",  # 1 of 2 relevant needed: best of 1/2, 2/3
+        "Judged@2              \tall\t1.0000",
+        "F1@2                  \tall\t0.5000",  # P@2 = R@2 = 1/2
+    ]
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for form in ("ERR[@k]", "IPrec[(rel=N)]@r", "Judged[@k]", "F1[(rel=N)]@k", "exp-log2"):
+        assert form in shown

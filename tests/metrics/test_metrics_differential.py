@@ -18,11 +18,10 @@ from __future__ import annotations
 import os
 import random
 
-import pytest
-
+from ci_gate import require_module
 from rankcards.metrics import evaluate
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
+pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier, in .[dev]")
 
 PAIRS = 2400
 _TOLERANCE = 1e-9

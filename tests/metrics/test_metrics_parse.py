@@ -24,6 +24,19 @@ ACCEPTED = [
     ("AP@1000", "AP@1000", 1000, ()),
     ("nDCG", "nDCG", None, ()),
     ("nDCG@10", "nDCG@10", 10, ()),
+    ("nDCG(dcg=log2)@10", "nDCG@10", 10, (("dcg", "log2"),)),  # the default is left out
+    ("nDCG(dcg=exp-log2)@10", "nDCG(dcg=exp-log2)@10", 10, (("dcg", "exp-log2"),)),
+    ("ERR@20", "ERR@20", 20, ()),
+    ("ERR", "ERR", None, ()),
+    ("Judged@10", "Judged@10", 10, ()),
+    ("F1@5", "F1@5", 5, ()),
+    ("F1(rel=2)@5", "F1(rel=2)@5", 5, (("rel", 2),)),
+    ("IPrec@0.5", "IPrec@0.5", None, (("recall", 0.5),)),
+    ("IPrec@.5", "IPrec@0.5", None, (("recall", 0.5),)),
+    ("IPrec@0", "IPrec@0.0", None, (("recall", 0.0),)),
+    ("IPrec@1", "IPrec@1.0", None, (("recall", 1.0),)),
+    ("IPrec(rel=2)@0.3", "IPrec(rel=2)@0.3", None, (("rel", 2), ("recall", 0.3))),
+    ("IPrec(recall=0.3)", "IPrec@0.3", None, (("recall", 0.3),)),
     ("bpref", "bpref", None, ()),
     ("RBP", "RBP(p=0.8)", None, ()),
     ("RBP(p=0.8)", "RBP(p=0.8)", None, (("p", 0.8),)),
@@ -39,7 +52,23 @@ REJECTED = [
     ("P@ten", "invalid cutoff in 'P@ten': k must be an integer >= 1, got 'ten'"),
     ("P", "measure 'P' needs a cutoff: expected P[(rel=N)]@k, e.g. 'P@10'"),
     ("Rprec@5", "measure 'Rprec@5' takes no cutoff: expected Rprec[(rel=N)]"),
-    ("nDCG(rel=2)@5", "measure 'nDCG(rel=2)@5' takes no parameters: expected nDCG[@k]"),
+    ("ERR(rel=2)@5", "measure 'ERR(rel=2)@5' takes no parameters: expected ERR[@k]"),
+    (
+        "nDCG(rel=2)@5",
+        "invalid parameter 'rel=2' in 'nDCG(rel=2)@5': expected nDCG[(dcg=log2|exp-log2)][@k] "
+        "(parameters: dcg)",
+    ),
+    (
+        "nDCG(dcg=exp)@5",
+        "invalid value in 'nDCG(dcg=exp)@5': dcg must be log2 or exp-log2, got 'exp'",
+    ),
+    ("IPrec", "measure 'IPrec' needs a recall level: expected IPrec[(rel=N)]@r, e.g. 'IPrec@0.5'"),
+    (
+        "IPrec@1.5",
+        "invalid value in 'IPrec@1.5': recall must be a number with 0 <= r <= 1, got '1.5'",
+    ),
+    ("IPrec(recall=0.2)@0.5", "parameter 'recall' given twice in 'IPrec(recall=0.2)@0.5'"),
+    ("F1", "measure 'F1' needs a cutoff: expected F1[(rel=N)]@k, e.g. 'F1@10'"),
     (
         "P(x=1)@5",
         "invalid parameter 'x=1' in 'P(x=1)@5': expected P[(rel=N)]@k (parameters: rel)",
@@ -86,8 +115,17 @@ def test_unknown_name_lists_known_measures_and_hints_case() -> None:
 def test_measure_names_in_registry_order() -> None:
     names = measure_names()
     assert names[0] == "num_q"
-    assert names.index("RR[(rel=N)][@k]") < names.index("nDCG[@k]")
-    assert len(names) == 13
+    assert names.index("RR[(rel=N)][@k]") < names.index("nDCG[(dcg=log2|exp-log2)][@k]")
+    assert names[-5:] == [
+        "nDCG[(dcg=log2|exp-log2)][@k]",
+        "ERR[@k]",
+        "bpref[(rel=N)]",
+        "RBP[(p=X)]",
+        "Judged[@k]",
+    ]
+    assert "IPrec[(rel=N)]@r" in names
+    assert "F1[(rel=N)]@k" in names
+    assert len(names) == 17
 
 
 def test_trec_eval_names_map_to_specs() -> None:
@@ -104,6 +142,11 @@ def test_trec_eval_names_map_to_specs() -> None:
             ("recall_100", "R@100"),
             ("ndcg", "nDCG"),
             ("ndcg_cut_10", "nDCG@10"),
+            ("iprec_at_recall_0.00", "IPrec@0.0"),
+            ("iprec_at_recall_0.50", "IPrec@0.5"),
+            ("iprec_at_recall_1.00", "IPrec@1.0"),
+            ("iprec_at_recall_x", None),
+            ("map_cut_0.5", None),
             ("success_10", "Success@10"),
             ("Rprec", "Rprec"),
             ("bpref", "bpref"),

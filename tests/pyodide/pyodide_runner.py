@@ -23,6 +23,7 @@ MODULES = (
     "test_metrics_readers",
     "test_metrics_teaching",
     "test_metrics_conformance",
+    "test_metrics_new_measures",
 )
 
 
@@ -43,6 +44,7 @@ def main(tests_dir: str, reference_dir: str) -> str:
     summary["doctests"] = _doctests(rankcards.metrics, failures)
     sys.path.insert(0, tests_dir)
     passed = skipped = 0
+    ran: list[str] = []  # the tests that passed, by name
     for name in MODULES:
         module = importlib.import_module(name)
         for attribute in sorted(vars(module)):
@@ -58,7 +60,8 @@ def main(tests_dir: str, reference_dir: str) -> str:
                 failures.append(f"{name}.{attribute}: {traceback.format_exc(limit=-2)}")
             else:
                 passed += 1
-    summary.update(passed=passed, skipped=skipped, failures=failures)
+                ran.append(f"{name}.{attribute}")
+    summary.update(passed=passed, skipped=skipped, failures=failures, ran=ran)
     return json.dumps(summary)
 
 

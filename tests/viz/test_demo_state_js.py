@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from ci_gate import skip_or_fail
 
 MODULE = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web" / "demo_state.js"
 NODE = shutil.which("node")
@@ -33,7 +33,7 @@ console.log(JSON.stringify(out));
 
 def _apply(state: dict[str, Any], *actions: dict[str, Any]) -> list[dict[str, Any]]:
     if NODE is None:
-        pytest.skip("node is not installed")
+        skip_or_fail("node not found on PATH (Node.js >= 20 is needed)")
     script = _SCRIPT % json.dumps(MODULE.as_uri())
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", script, json.dumps([state, list(actions)])],

@@ -26,11 +26,13 @@ from rankcards.cards._model import (
 )
 from rankcards.cards._problems import CardError, Problem
 from rankcards.cards._render import render_cards
+from rankcards.cards._rules import METRIC_CATEGORIES, rule_problems
 from rankcards.cards._schema import card_schema, schema_text
 
 __all__ = [
     "CATEGORIES",
     "LANGS",
+    "METRIC_CATEGORIES",
     "SCHEMA_LINE",
     "Card",
     "CardError",
@@ -46,6 +48,7 @@ __all__ = [
     "card_schema",
     "find_katex",
     "load_cards",
+    "rule_problems",
     "schema_text",
 ]
 

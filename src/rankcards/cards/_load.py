@@ -1,8 +1,10 @@
 """Read a directory of cards and run the checks that need no rendering or running.
 
-Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name, and
-unfilled ``TODO`` placeholders (left by `rankcards new`). Across files: duplicate slugs and
-related slugs with no card. Every problem is collected; nothing stops at the first.
+Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name,
+unfilled ``TODO`` placeholders (left by `rankcards new`), English words in the Spanish formula,
+and the completeness rules of ``_rules`` (both languages, counts, references, the toy example).
+Across files: duplicate slugs and related slugs with no card (or the card itself). Every problem
+is collected; nothing stops at the first.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rankcards.cards._formula import formula_problems
 from rankcards.cards._model import Card
 from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._rules import rule_problems
 from rankcards.cards._schema import schema_problems
 from rankcards.cards._yaml import Marks, parse_card_file
 
@@ -119,7 +123,10 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
         found = schema_problems(path, parsed.data, parsed.marks)
         problems.extend(found)
         if not found:
-            cards.append(Card(path, parsed.data, parsed.marks))
+            problems.extend(formula_problems(path, parsed.data, parsed.marks))
+            card = Card(path, parsed.data, parsed.marks)
+            cards.append(card)
+            problems.extend(rule_problems(card))
         elif isinstance(parsed.data.get("slug"), str):
             other_slugs.add(parsed.data["slug"])
     problems.extend(_cross_problems(cards, other_slugs))

@@ -14,10 +14,12 @@ from typing import Any
 from markupsafe import Markup
 
 from rankcards.cards._execute import run_jobs
+from rankcards.cards._formula import latex, latex_path
 from rankcards.cards._katex import render_math
 from rankcards.cards._markdown import CardMarkdown, MathCollector, substitute_math
 from rankcards.cards._model import LANGS, Card, CardView, Demo, Example, Reference, RenderedCard
 from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.viz import expand
 
 _EXAMPLE_LINE = re.compile(r'File "<example>", line (\d+)')
 _FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -58,7 +60,11 @@ def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
             key_points=[text("key_points", lang, i) for i in range(len(data["key_points"][lang]))],
             intuition=text("intuition", lang, inline=False),
             formula=(
-                Markup(md.collector.token(formula["latex"], True, (card, ("formula", "latex"))))
+                Markup(
+                    md.collector.token(
+                        latex(formula, lang), True, (card, latex_path(formula, lang))
+                    )
+                )
                 if formula
                 else None
             ),
@@ -128,7 +134,7 @@ def render_cards(
     for card in cards:
         jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
         if "demo" in card.data:
-            jobs.append({"kind": "demo", "demo": card.data["demo"]})
+            jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
     answers = iter(run_jobs(jobs, timeout=timeout))
 
     rendered = []
@@ -152,7 +158,7 @@ def render_cards(
                 problems.append(_problem(card, _parse_field(field), message))
             if "timeout" in answer or "crashed" in answer:
                 problems.append(_problem(card, ("demo",), "demo did not finish or crashed"))
-            spec = card.data["demo"]
+            spec = expand(card.data["demo"])  # a lab block becomes compute, controls, state
             demos = {
                 lang: Demo(
                     spec["compute"],

@@ -22,6 +22,8 @@ STDIN_NAME = "<stdin>"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare trec_eval-like options: -m, -q, -c, -M, -l, and -j, --format."""
+    from rankcards.metrics import measure_names
+
     parser.add_argument(
         "qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed; - reads stdin)"
     )
@@ -34,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="MEASURE",
         help="measure to compute, repeatable, e.g. -m RR@10 -m 'P(rel=2)@5' -m 'RBP(p=0.8)' "
-        f"(default: {' '.join(DEFAULT_MEASURES)})",
+        f"(default: {' '.join(DEFAULT_MEASURES)}); measures: {', '.join(measure_names())}",
     )
     parser.add_argument(
         "-q",

@@ -1,12 +1,16 @@
-"""`rankcards new SLUG --category CAT`: scaffold a card whose placeholders fail `check`.
+"""`rankcards new SLUG --category CAT [--measure M]`: scaffold a card whose placeholders fail
+`check`.
 
 Every part a contributor must write holds a ``TODO`` marker, which the validator rejects at its
-line; so a scaffold can never be published half-written.
+line; so a scaffold can never be published half-written. With ``--measure "AP@k"`` the card is a
+metric card that needs no Python: its demo is the measure lab (``demo: {lab: ...}``, checked
+here as `check` would) and its example evaluates the measure on the shared toy example.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -33,11 +37,15 @@ definition:
 key_points:
   es:
     - "TODO: punto clave o aplicación."
+    - "TODO: punto clave o aplicación."
+    - "TODO: punto clave o aplicación."
   en:
     - "TODO: key point or application."
+    - "TODO: key point or application."
+    - "TODO: key point or application."
 intuition:
-  es: "TODO: una analogía visual."
-  en: "TODO: a visual analogy."
+  es: "TODO: una analogía visual; termina invitando a la herramienta «Dibuja»."
+  en: "TODO: a visual analogy; end by pointing to the «Draw» tool."
 formula:
   latex: '\\mathrm{{TODO}}'
   where:
@@ -45,34 +53,102 @@ formula:
     en: "TODO: what each symbol means."
 code:
   source: |
-    # TODO: a short example using rankcards.metrics; a final expression is shown like in a REPL.
-    from rankcards import metrics
-  caption:
+{code}  caption:
     es: "TODO: una línea sobre el ejemplo."
     en: "TODO: one line about the example."
-# Optional interactive demo: see the contract in src/rankcards/viz/__init__.py.
-related: []
+{demo}related: []
 gotchas:
   es:
     - "TODO: trampas y variantes (p. ej. diferencias entre librerías)."
+    - "TODO: trampas y variantes (p. ej. diferencias entre librerías)."
+    - "TODO: trampas y variantes (p. ej. diferencias entre librerías)."
   en:
+    - "TODO: gotchas and variants (e.g. how libraries differ)."
+    - "TODO: gotchas and variants (e.g. how libraries differ)."
     - "TODO: gotchas and variants (e.g. how libraries differ)."
 references:
   - title: "TODO: author (year). Title."
     url: https://example.org/TODO
+  - title: "TODO: author (year). Title."
+    url: https://example.org/TODO
+  - title: "TODO: the tool's documentation (trec_eval, ir_measures ...)."
+    url: https://example.org/TODO
+  - title: "TODO: the tool's documentation (trec_eval, ir_measures ...)."
+    url: https://example.org/TODO
 """
+
+_CODE = """\
+    # TODO: a short example using rankcards.metrics; a final expression is shown like in a REPL.
+    from rankcards import metrics
+"""
+_NO_DEMO = "# Optional interactive demo: see the contract in src/rankcards/viz/__init__.py.\n"
+
+# The measure on the shared toy example, judged as the lab judges it (every listed document).
+_MEASURE_CODE = """\
+    from rankcards.demos.toy import TOY
+    from rankcards.metrics import evaluate
+
+    # Every ranked document is judged (0 unless the toy grades it), as in the lab above.
+    qrels = {{q.id: {{**dict.fromkeys(q.ranking, 0), **q.judgments}} for q in TOY}}
+    run = {{q.id: {{d: 10.0 - r for r, d in enumerate(q.ranking)}} for q in TOY}}
+    result = evaluate(qrels, run, [{measure!r}])
+    print(result.per_query)
+    result.aggregate
+"""
+_DEFAULT_K = 5
+
+
+def _categories() -> tuple[str, ...] | None:
+    """The card categories, or None without the site extra (`rankcards new` then says so)."""
+    try:
+        from rankcards.cards import CATEGORIES
+    except ModuleNotFoundError:
+        return None
+    return CATEGORIES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from rankcards.cards import CATEGORIES
-
     parser.add_argument("slug", metavar="SLUG", help="URL name: lowercase words joined by '-'")
-    parser.add_argument("--category", required=True, choices=CATEGORIES)
+    parser.add_argument("--category", required=True, choices=_categories())
     parser.add_argument("--dir", default="docs/cards", type=Path, help="cards directory")
+    parser.add_argument(
+        "--measure",
+        metavar="M",
+        help='a metric card: the measure lab for M in ir_measures notation, e.g. "AP@k" '
+        '("@k" binds the cutoff to a slider), "nDCG@k", "RBP(p=0.8)"',
+    )
+
+
+def lab_block(measure: str) -> tuple[dict[str, object], str]:
+    """The lab spec for ``measure`` (every convention that applies) and its YAML, or raise
+    ValueError with the lab's first problem."""
+    from rankcards.viz._lab_spec import CONVENTIONS, lab_problems
+
+    spec: dict[str, object] = {"measure": measure}
+    if measure.endswith("@k"):
+        spec["k"] = _DEFAULT_K
+    if problems := lab_problems(spec):
+        raise ValueError(problems[0])
+    applicable = [
+        convention
+        for convention in CONVENTIONS
+        if not lab_problems({**spec, "conventions": [convention]})
+    ]
+    spec["conventions"] = applicable
+    lines = [
+        "demo:",
+        "  # The measure lab: see CONTRIBUTING.md (a metric card needs no Python).",
+        "  lab:",
+    ]
+    lines.append(f"    measure: {json.dumps(measure)}")
+    if "k" in spec:
+        lines.append(f"    k: {spec['k']}")
+    lines.append(f"    conventions: [{', '.join(applicable)}]")
+    return spec, "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
-    from rankcards.cards import SCHEMA_LINE
+    from rankcards.cards import METRIC_CATEGORIES, SCHEMA_LINE
 
     if not _SLUG.match(args.slug):
         print(
@@ -88,7 +164,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.dir.is_dir():
         print(f"rankcards new: --dir {args.dir}: not a directory", file=sys.stderr)
         return 2
-    text = _TEMPLATE.format(schema_line=SCHEMA_LINE, slug=args.slug, category=args.category)
+    code, demo = _CODE, _NO_DEMO
+    if args.category in METRIC_CATEGORIES:
+        # A metric card's example starts from the shared toy ranking (rankcards check).
+        code += "    from rankcards.demos.toy import TOY\n"
+    if args.measure is not None:
+        from rankcards.viz._lab_spec import measure_at
+
+        try:
+            spec, demo = lab_block(args.measure)
+        except ValueError as error:
+            print(f"rankcards new: --measure: {error}", file=sys.stderr)
+            return 2
+        example = measure_at(args.measure, spec.get("k"))  # type: ignore[arg-type]
+        code = _MEASURE_CODE.format(measure=example)
+    text = _TEMPLATE.format(
+        schema_line=SCHEMA_LINE, slug=args.slug, category=args.category, code=code, demo=demo
+    )
     path.write_text(text, encoding="utf-8")
     print(f"created {path}: replace every TODO, then run `rankcards check`", file=sys.stderr)
     return 0

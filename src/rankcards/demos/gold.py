@@ -2,8 +2,8 @@
 
 The collection is general-knowledge prose (bees, tides, vaccines, GPS, ...), one short
 paragraph per document, written for rankcards and distributed under its MIT licence. Each
-query has ten judged documents on a 0-3 scale, as in TREC: 3 = answers the question directly,
-2 = substantially relevant, 1 = on topic but marginal, 0 = judged *not* relevant. Most 0s
+query has ten judged documents on TREC Deep Learning's 0-3 scale: 3 = perfectly relevant,
+2 = highly relevant, 1 = related, 0 = irrelevant (judged *not* relevant). Most 0s
 are deliberate keyword traps ("honey badger" for the honey query, "French press" for the
 printing press) so that a lexical retriever makes realistic mistakes. Documents outside a
 query's ten are unjudged, which trec_eval - and this project - treats as not relevant.
@@ -34,6 +34,13 @@ _DATA = "data"
 
 class GoldDataError(ValueError):
     """A data file of the gold dataset is malformed; the message names file and line."""
+
+
+# TREC Deep Learning's grade names (Craswell et al., 2020), the words the card and the view use.
+GRADE_NAMES = {
+    "en": {3: "perfectly relevant", 2: "highly relevant", 1: "related", 0: "irrelevant"},
+    "es": {3: "perfectamente relevante", 2: "muy relevante", 1: "relacionado", 0: "irrelevante"},
+}
 
 
 @dataclass(frozen=True)

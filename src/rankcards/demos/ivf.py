@@ -100,6 +100,13 @@ class IVFIndex:
             pairs.extend(zip(distances, self.lists[cell], strict=True))
         return [index for _, index in heapq.nsmallest(k, pairs)]
 
+    def distances_per_query(self, queries: Sequence[Vector], nprobe: int) -> float:
+        """Mean distance computations per query at ``nprobe``: the centroids plus the probed
+        lists' points. A cost that does not depend on the machine (exact search: ``len(data)``).
+        """
+        scanned = sum(len(self.candidates(query, nprobe)) for query in queries)
+        return self.n_lists + scanned / len(queries)
+
     def _probe(self, query: Vector, nprobe: int) -> list[int]:
         if not 1 <= nprobe <= self.n_lists:
             raise ValueError(f"IVFIndex: nprobe must be in 1..{self.n_lists}, got {nprobe}")

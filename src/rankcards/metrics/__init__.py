@@ -6,16 +6,21 @@ site's visualizers and code examples. Two faces over one implementation:
 - collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules),
   and :func:`evaluate_files`, which evaluates a run file while reading it;
 - teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
-  over plain ordered lists, computed by the very measure functions ``evaluate`` uses.
+  over plain ordered lists, computed by the very measure functions ``evaluate`` uses;
+- explanation: :func:`explain`, the per-rank terms behind one query's value;
+- comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
+  significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap).
 
 Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``); see
 :func:`measure_names`. Results are keyed by canonical names: aliases resolve
 (``HitRate@10`` -> ``Success@10``) and default parameters are left out.
 """
 
+from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
 from ._data import Qrels, Run
 from ._errors import MeasureError, TrecFormatError
 from ._evaluate import Evaluation, evaluate
+from ._explain import Explanation, Step, explain
 from ._means import (
     hit_rate_at_k,
     mean_average_precision,
@@ -30,7 +35,11 @@ from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
 from ._teaching import (
     average_precision,
+    err_at_k,
+    f1_at_k,
     hit_at_k,
+    interpolated_precision,
+    judged_at_k,
     ndcg_at_k,
     precision_at_k,
     recall_at_k,
@@ -39,17 +48,27 @@ from ._teaching import (
 
 __all__ = [
     "Evaluation",
+    "Explanation",
     "Measure",
     "MeasureError",
     "MeasureSpec",
+    "PairedScores",
     "Qrels",
     "Run",
+    "Step",
     "TrecFormatError",
     "average_precision",
+    "compare_runs",
+    "compare_scores",
+    "err_at_k",
     "evaluate",
     "evaluate_files",
+    "explain",
+    "f1_at_k",
     "hit_at_k",
     "hit_rate_at_k",
+    "interpolated_precision",
+    "judged_at_k",
     "mean_average_precision",
     "mean_ndcg_at_k",
     "mean_precision_at_k",
@@ -57,6 +76,7 @@ __all__ = [
     "mean_reciprocal_rank",
     "measure_names",
     "ndcg_at_k",
+    "paired_scores",
     "parse_measure",
     "precision_at_k",
     "read_qrels",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._measure import REL, Measure
 from ._query import Args, Query
+from ._terms import Term, Terms, labels_by_rank
 
 
 def compute(query: Query, args: Args) -> float:
@@ -19,9 +20,33 @@ def compute(query: Query, args: Args) -> float:
     return total / num_rel
 
 
+def explain(query: Query, args: Args) -> Terms:
+    """Precision at each relevant rank (``seen/rank``), 0 elsewhere, over R relevant docs."""
+    steps = []
+    seen = 0
+    for index, label in enumerate(labels_by_rank(query, args.k)):
+        if label is not None and label >= args.rel:
+            seen += 1
+            precision = seen / (index + 1)
+            steps.append(
+                Term(
+                    index, precision, f"{seen}/{index + 1}", {"precision": precision, "seen": seen}
+                )
+            )
+        else:
+            steps.append(Term(index, 0.0, "0", {"precision": seen / (index + 1), "seen": seen}))
+    num_rel = query.num_rel(args.rel)
+    numerator = sum(step.contribution for step in steps)
+    quantities = {"R": float(num_rel), "relevant_retrieved": float(seen)}
+    if args.k is not None:
+        quantities["k"] = float(args.k)
+    return Terms(tuple(steps), numerator, float(num_rel), quantities)
+
+
 MEASURE = Measure(
     name="AP",
     compute=compute,
+    explain=explain,
     summary="Average precision: mean of the precision at each relevant document, unretrieved "
     "relevant documents counting 0 (trec_eval map; AP@k is map_cut).",
     citation="Harman, Overview of the Second Text REtrieval Conference (TREC-2), 1993.",

@@ -1,6 +1,7 @@
 """Collection-level evaluation with trec_eval's rules, and its trec/json renderings.
 
-Per query: rank the run (score descending, ties by docno descending), cut at ``depth``, look
+Per query: rank the run (score descending, ties by docno descending, or in the run's own order
+with ``ties="run-order"``), cut at ``depth``, look
 up labels once, then run every measure on that one prepared :class:`Query`. Queries in the run
 but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both;
 with ``complete`` (trec_eval ``-c``) every qrels query is evaluated, those missing from the run
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from math import isfinite, nan
 from operator import add, eq, gt, or_, sub
+from typing import Literal
 
 from ._data import Qrels, Run
 from ._measure import MeasureSpec
@@ -72,6 +74,11 @@ class Evaluation:
         return out
 
 
+#: How documents with equal scores are ordered: trec_eval's docno descending (``strcmp``, as
+#: trec_eval and gdeval do), or ``"run-order"``: as the run lists them (a stable sort).
+Ties = Literal["trec_eval", "run-order"]
+TIES: tuple[Ties, ...] = ("trec_eval", "run-order")
+
 QrelsLike = Qrels | Mapping[str, Mapping[str, int]]
 RunLike = Run | Mapping[str, Mapping[str, float]]
 
@@ -83,6 +90,7 @@ def evaluate(
     complete: bool = False,
     depth: int | None = None,
     rel_level: int = 1,
+    ties: Ties = "trec_eval",
 ) -> Evaluation:
     """Evaluate a run against qrels with trec_eval's semantics.
 
@@ -98,6 +106,8 @@ def evaluate(
         depth: keep only the top ``depth`` documents of each ranking (trec_eval ``-M``).
         rel_level: minimum label that counts as relevant (trec_eval ``-l``), unless a
             measure sets its own ``rel``.
+        ties: order of equal scores: ``"trec_eval"`` (docno descending, as trec_eval and
+            gdeval) or ``"run-order"`` (as the run lists them; a mapping in its key order).
 
     Returns:
         Evaluation: ``per_query`` and ``aggregate`` values keyed by canonical names
@@ -105,8 +115,8 @@ def evaluate(
 
     Raises:
         MeasureError: a measure name is invalid.
-        ValueError: ``depth`` < 1, ``rel_level`` < 0, a non-finite score, or no query in
-            common (without ``complete``).
+        ValueError: ``depth`` < 1, ``rel_level`` < 0, an unknown ``ties``, a non-finite
+            score, or no query in common (without ``complete``).
 
     Reference:
         trec_eval v10.0 (``trec_eval.c``, ``form_res_rels.c``); see each measure's module.
@@ -119,8 +129,14 @@ def evaluate(
         {'RR': 0.5, 'P@2': 0.5}
         >>> evaluate(qrels, run, ["RR"], complete=True).aggregate  # (0.5 + 0) / 2 queries
         {'RR': 0.25}
+        >>> tied = {"q1": {"a": 1.0, "b": 1.0}}  # equal scores: the tie rule decides
+        >>> evaluate(qrels, tied, ["RR"]).per_query["q1"]  # docno descending: b, a
+        {'RR': 0.5}
+        >>> evaluate(qrels, tied, ["RR"], ties="run-order").per_query["q1"]  # as given: a, b
+        {'RR': 1.0}
     """
     check_options(depth, rel_level)
+    check_ties(ties)
     specs = measure_specs(measures)
     judged = qrels if isinstance(qrels, Qrels) else _qrels_from_mapping(qrels)
     ranked = run if isinstance(run, Run) else _run_from_mapping(run)
@@ -128,8 +144,15 @@ def evaluate(
     measured: dict[str, dict[str, float]] = {}
     for qid in ranked:
         if qid in judged:
-            measured[qid] = scorer.score(prepare(judged.raw(qid), *ranked.raw(qid), depth=depth))
+            query = prepare(judged.raw(qid), *ranked.raw(qid), depth=depth, ties=ties)
+            measured[qid] = scorer.score(query)
     return scorer.evaluation(judged, measured, complete)
+
+
+def check_ties(ties: str) -> None:
+    """Reject a tie convention that is not one of :data:`TIES`, naming the argument."""
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {', '.join(map(repr, TIES))}, got {ties!r}")
 
 
 def check_options(depth: int | None, rel_level: int) -> None:
@@ -186,6 +209,7 @@ def prepare(
     scores: Sequence[float],
     depth: int | None,
     positions: Mapping[bytes, int] | None = None,
+    ties: Ties = "trec_eval",
 ) -> Query:
     """Rank one query trec_eval's way and keep the ranks of its judged documents.
 
@@ -197,6 +221,7 @@ def prepare(
     tie with a greater docno also rank above it. Every step runs in C except for judged
     documents that are tied. ``positions`` (docno -> index in file order), when the caller
     has it, finds the judged documents with one look-up each instead of one per document.
+    With ``ties="run-order"`` the stable sort's order is kept: tied documents stay as given.
     """
     levels = level_counts(judged.values())
     total = len(docnos)
@@ -227,7 +252,7 @@ def prepare(
         )
     )
     ranks = at
-    if True in tied:
+    if ties == "trec_eval" and True in tied:
         ranks = at[:]
         for n in compress(range(len(at)), tied):
             score = hit_scores[n]

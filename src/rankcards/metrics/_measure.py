@@ -13,8 +13,11 @@ from functools import cached_property
 from typing import Literal
 
 from ._query import Args, Query
+from ._terms import Terms
 
 Cutoff = Literal["none", "optional", "required"]
+#: what ``@`` sets: a rank cutoff k (most measures) or a recall level (IPrec, as ir_measures)
+At = Literal["rank", "recall"]
 Aggregate = Literal["mean", "sum", "count"]
 
 
@@ -23,8 +26,8 @@ class Param:
     """A named parameter such as ``rel`` or ``p``: its type, default and allowed range."""
 
     name: str
-    kind: type[int] | type[float]
-    default: int | float | None
+    kind: type[int] | type[float] | type[str]
+    default: int | float | str | None
     minimum: float
     maximum: float | None
     expected: str
@@ -32,9 +35,13 @@ class Param:
     always_shown: bool = False
     #: exclusive bounds, e.g. RBP's 0 < p < 1
     exclusive: bool = False
+    #: the allowed values of a text parameter (nDCG's ``dcg``)
+    choices: tuple[str, ...] = ()
 
-    def accepts(self, value: float) -> bool:
-        """Whether ``value`` lies in the allowed range."""
+    def accepts(self, value: float | str) -> bool:
+        """Whether ``value`` lies in the allowed range (or is one of the choices)."""
+        if isinstance(value, str):
+            return value in self.choices
         if self.exclusive:
             return value > self.minimum and (self.maximum is None or value < self.maximum)
         return value >= self.minimum and (self.maximum is None or value <= self.maximum)
@@ -63,6 +70,10 @@ class Measure:
     trec_eval_params: tuple[tuple[str, float], ...] = ()
     #: how per-query values combine: mean over queries, sum (counters), or count of queries
     aggregate: Aggregate = "mean"
+    #: the per-query terms behind the value (see ``_terms``); every mean measure has one
+    explain: Callable[[Query, Args], Terms] | None = None
+    #: what ``@`` sets; with ``"recall"`` the value is the parameter named ``recall``
+    at: At = "rank"
 
     @property
     def is_counter(self) -> bool:
@@ -72,14 +83,26 @@ class Measure:
     def form(self) -> str:
         """The expected written form, e.g. ``P[(rel=N)]@k``, for help and error messages."""
         text = self.name
-        if self.params:
-            inner = ",".join(f"{p.name}=" + ("N" if p.kind is int else "X") for p in self.params)
+        shown = [p for p in self.params if not self._at_param(p)]
+        if shown:
+            inner = ",".join(f"{p.name}=" + _placeholder(p) for p in shown)
             text += f"[({inner})]"
+        at = "@r" if self.at == "recall" else "@k"
         if self.cutoff == "required":
-            text += "@k"
+            text += at
         elif self.cutoff == "optional":
-            text += "[@k]"
+            text += f"[{at}]"
         return text
+
+    def _at_param(self, param: Param) -> bool:
+        """Whether ``param`` is written after ``@`` (IPrec's recall)."""
+        return self.at == "recall" and param.name == "recall"
+
+
+def _placeholder(param: Param) -> str:
+    if param.choices:
+        return "|".join(param.choices)
+    return "N" if param.kind is int else "X"
 
 
 @dataclass(frozen=True)
@@ -88,43 +111,50 @@ class MeasureSpec:
 
     measure: Measure
     k: int | None
-    params: tuple[tuple[str, int | float], ...]
+    params: tuple[tuple[str, int | float | str], ...]
 
     @cached_property
     def name(self) -> str:
         """Canonical name: ``Name(param=value,...)@k`` with defaults left out."""
         shown = dict(self.params)
         parts = []
+        at = None if self.k is None else str(self.k)
         for param in self.measure.params:
             value = shown.get(param.name, param.default)
+            if self.measure.at == "recall" and param.name == "recall":
+                at = None if value is None else _format_value(value)
+                continue
             if value is None or (value == param.default and not param.always_shown):
                 continue
             parts.append(f"{param.name}={_format_value(value)}")
         text = self.measure.name
         if parts:
             text += "(" + ",".join(parts) + ")"
-        if self.k is not None:
-            text += f"@{self.k}"
+        if at is not None:
+            text += f"@{at}"
         return text
 
     def args(self, rel_level: int) -> Args:
         """Resolve the parameters against the evaluation's relevance level."""
         values = dict(self.params)
+        defaults = {q.name: q.default for q in self.measure.params}
         rel = values.get("rel")
-        p = values.get("p")
-        if p is None:
-            p = next((q.default for q in self.measure.params if q.name == "p"), None)
+        p = values.get("p", defaults.get("p"))
+        dcg = values.get("dcg", defaults.get("dcg"))
+        recall = values.get("recall")
         return Args(
             k=self.k,
             rel=rel_level if rel is None else int(rel),
             p=0.0 if p is None else float(p),
+            dcg="log2" if dcg is None else str(dcg),
+            recall=0.0 if recall is None else float(recall),
         )
 
     def __str__(self) -> str:
         return self.name
 
 
-def _format_value(value: int | float) -> str:
+def _format_value(value: int | float | str) -> str:
     """Shortest faithful text of a parameter value (``0.8`` not ``0.80000``)."""
     if isinstance(value, float):
         return repr(value)

@@ -69,22 +69,26 @@ def parse_measure(text: str) -> MeasureSpec:
     measure = BY_NAME.get(name)
     if measure is None:
         raise MeasureError(_unknown(text, name))
-    return MeasureSpec(
-        measure=measure,
-        k=_cutoff(text, measure, cutoff_text),
-        params=_params(text, measure, params_text),
-    )
+    params = _params(text, measure, params_text)
+    if measure.at == "recall":
+        return MeasureSpec(measure, None, _at_recall(text, measure, cutoff_text, params))
+    return MeasureSpec(measure=measure, k=_cutoff(text, measure, cutoff_text), params=params)
 
 
 def spec_for_trec_eval(name: str) -> MeasureSpec | None:
     """The spec whose trec_eval output name is ``name`` (``map_cut_10`` -> AP@10), if any."""
     for measure in MEASURES:
-        params: tuple[tuple[str, int | float], ...] = measure.trec_eval_params
+        params: tuple[tuple[str, int | float | str], ...] = measure.trec_eval_params
         if measure.trec_eval == name:
             return MeasureSpec(measure, None, params)
         prefix = measure.trec_eval_cut
-        if prefix and name.startswith(prefix + "_") and name[len(prefix) + 1 :].isdigit():
-            return MeasureSpec(measure, int(name[len(prefix) + 1 :]), params)
+        if not prefix or not name.startswith(prefix + "_"):
+            continue
+        suffix = name[len(prefix) + 1 :]
+        if measure.at == "recall" and _NUMBER.fullmatch(suffix):  # iprec_at_recall_0.50
+            return MeasureSpec(measure, None, (*params, ("recall", float(suffix))))
+        if measure.at == "rank" and suffix.isdigit():
+            return MeasureSpec(measure, int(suffix), params)
     return None
 
 
@@ -116,16 +120,38 @@ def _cutoff(text: str, measure: Measure, cutoff_text: str | None) -> int | None:
     return int(cutoff_text)
 
 
+def _at_recall(
+    text: str,
+    measure: Measure,
+    cutoff_text: str | None,
+    params: tuple[tuple[str, int | float | str], ...],
+) -> tuple[tuple[str, int | float | str], ...]:
+    """IPrec@0.5: ``@`` sets the recall level (ir_measures' AT_PARAM), a number in [0, 1]."""
+    given = dict(params)
+    if cutoff_text is None:
+        if "recall" not in given:
+            raise MeasureError(
+                f"measure {text!r} needs a recall level: expected {measure.form()}, "
+                f"e.g. '{measure.name}@0.5'"
+            )
+        return params
+    if "recall" in given:
+        raise MeasureError(f"parameter 'recall' given twice in {text!r}")
+    recall = next(param for param in measure.params if param.name == "recall")
+    given["recall"] = _value(text, recall, cutoff_text)
+    return tuple((p.name, given[p.name]) for p in measure.params if p.name in given)
+
+
 def _params(
     text: str, measure: Measure, params_text: str | None
-) -> tuple[tuple[str, int | float], ...]:
+) -> tuple[tuple[str, int | float | str], ...]:
     """Parse ``name=value`` pairs, checking names, types, ranges and repeats."""
     if params_text is None:
         return ()
     allowed = {param.name: param for param in measure.params}
     if not allowed:
         raise MeasureError(f"measure {text!r} takes no parameters: expected {measure.form()}")
-    values: dict[str, int | float] = {}
+    values: dict[str, int | float | str] = {}
     for item in params_text.split(","):
         key, sep, raw = (part.strip() for part in item.partition("="))
         param = allowed.get(key)
@@ -140,11 +166,12 @@ def _params(
     return tuple((p.name, values[p.name]) for p in measure.params if p.name in values)
 
 
-def _value(text: str, param: Param, raw: str) -> int | float:
+def _value(text: str, param: Param, raw: str) -> int | float | str:
     """Convert one parameter value, quoting the input when it is not acceptable."""
-    pattern = _INTEGER if param.kind is int else _NUMBER
-    value: int | float | None = None
-    if pattern.fullmatch(raw):
+    value: int | float | str | None = None
+    if param.choices:
+        value = raw
+    elif (_INTEGER if param.kind is int else _NUMBER).fullmatch(raw):
         value = int(raw) if param.kind is int else float(raw)
     if value is None or not param.accepts(value):
         raise MeasureError(

@@ -6,7 +6,22 @@ a clash raises at import time rather than silently shadowing a measure.
 
 from __future__ import annotations
 
-from . import _ap, _bpref, _counts, _ndcg, _p, _rbp, _recall, _rprec, _rr, _success
+from . import (
+    _ap,
+    _bpref,
+    _counts,
+    _err,
+    _f1,
+    _iprec,
+    _judged,
+    _ndcg,
+    _p,
+    _rbp,
+    _recall,
+    _rprec,
+    _rr,
+    _success,
+)
 from ._measure import Measure
 
 MEASURES: tuple[Measure, ...] = (
@@ -18,11 +33,15 @@ MEASURES: tuple[Measure, ...] = (
     _success.MEASURE,
     _p.MEASURE,
     _recall.MEASURE,
+    _f1.MEASURE,
     _rprec.MEASURE,
     _ap.MEASURE,
+    _iprec.MEASURE,
     _ndcg.MEASURE,
+    _err.MEASURE,
     _bpref.MEASURE,
     _rbp.MEASURE,
+    _judged.MEASURE,
 )
 
 

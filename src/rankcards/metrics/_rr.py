@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._measure import REL, Measure
 from ._query import Args, Query
+from ._terms import Term, Terms, labels_by_rank
 
 
 def compute(query: Query, args: Args) -> float:
@@ -14,9 +15,26 @@ def compute(query: Query, args: Args) -> float:
     return 1.0 / (found[0] + 1)
 
 
+def explain(query: Query, args: Args) -> Terms:
+    """The ranks read down to the first relevant one, which contributes 1 over its rank."""
+    steps = []
+    first = 0
+    for index, label in enumerate(labels_by_rank(query, args.k)):
+        if label is not None and label >= args.rel:
+            first = index + 1
+            steps.append(Term(index, 1.0, f"1/{first}", {"rank": first}))
+            break
+        steps.append(Term(index, 0.0, "0", {}))
+    quantities = {"first_relevant_rank": float(first)}
+    if args.k is not None:
+        quantities["k"] = float(args.k)
+    return Terms(tuple(steps), 1.0 if first else 0.0, float(first or 1), quantities)
+
+
 MEASURE = Measure(
     name="RR",
     compute=compute,
+    explain=explain,
     summary="Reciprocal rank of the first relevant document; RR@k looks only at the top k "
     "(trec_eval recip_rank, with -M k for the cutoff).",
     citation="Kantor & Voorhees, The TREC-5 Confusion Track, Information Retrieval 2(2-3), 2000.",

@@ -8,6 +8,18 @@ from __future__ import annotations
 
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
 
+# The order a reader meets the categories in (home, navigation): what every number is measured
+# against, the measures from the simplest to the rank-aware ones, how per-query values become
+# one number, then the neighbouring fields.
+CATEGORY_ORDER = (
+    "ground-truth",
+    "set-based",
+    "rank-aware",
+    "statistics",
+    "rag-diversity",
+    "index-benchmarking",
+)
+
 CATEGORY_TITLES = {
     "en": {
         "ground-truth": "Ground truth & setup",
@@ -24,6 +36,42 @@ CATEGORY_TITLES = {
         "rag-diversity": "RAG y diversidad",
         "statistics": "Estadística",
         "index-benchmarking": "Benchmarking de índices",
+    },
+}
+
+# One sentence per category, under its title on the home and category pages.
+CATEGORY_INTROS = {
+    "en": {
+        "ground-truth": (
+            "What every number is measured against: the judgments and how they are made."
+        ),
+        "set-based": "Measures of the set of the top k results, whatever their order within it.",
+        "rank-aware": (
+            "Measures that reward putting the relevant (or the most relevant) results first."
+        ),
+        "rag-diversity": (
+            "Measures for retrieval-augmented generation and for diverse result lists."
+        ),
+        "statistics": "How per-query values become one figure, and how far to trust it.",
+        "index-benchmarking": "Vector indexes: agreement with exact search against speed.",
+    },
+    "es": {
+        "ground-truth": (
+            "Aquello contra lo que se mide cada número: los juicios y cómo se obtienen."
+        ),
+        "set-based": ("Medidas del conjunto de los k primeros resultados, sea cual sea su orden."),
+        "rank-aware": (
+            "Medidas que premian poner primero los resultados relevantes (o los más relevantes)."
+        ),
+        "rag-diversity": (
+            "Medidas para la generación aumentada por recuperación y para listas diversas."
+        ),
+        "statistics": (
+            "Cómo se convierten los valores por consulta en una cifra, y cuánto fiarse de ella."
+        ),
+        "index-benchmarking": (
+            "Índices vectoriales: coincidencia con la búsqueda exacta frente a velocidad."
+        ),
     },
 }
 
@@ -46,7 +94,10 @@ STRINGS = {
         "references": "References",
         "no_cards": "No cards in this category yet.",
         "cards_in_category": "Cards in this category",
-        "glossary_intro": "Every concept, in alphabetical order.",
+        "glossary_intro": "All {count} concepts, in alphabetical order.",
+        "cards_count": "{count} cards",
+        "cards_count_one": "1 card",
+        "see": "see",
     },
     "es": {
         "home": "Inicio",
@@ -66,6 +117,9 @@ STRINGS = {
         "references": "Referencias",
         "no_cards": "Aún no hay tarjetas en esta categoría.",
         "cards_in_category": "Tarjetas de esta categoría",
-        "glossary_intro": "Todos los conceptos, en orden alfabético.",
+        "glossary_intro": "Los {count} conceptos, en orden alfabético.",
+        "cards_count": "{count} tarjetas",
+        "cards_count_one": "1 tarjeta",
+        "see": "véase",
     },
 }

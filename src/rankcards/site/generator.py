@@ -18,30 +18,46 @@ from typing import Any
 import jinja2
 from markupsafe import escape
 
-from rankcards.cards import CATEGORIES, LANGS, RenderedCard
-from rankcards.site._i18n import CATEGORY_TITLES, LANGUAGE_NAMES, STRINGS
+from rankcards.cards import LANGS, RenderedCard
+from rankcards.site._i18n import (
+    CATEGORY_INTROS,
+    CATEGORY_ORDER,
+    CATEGORY_TITLES,
+    LANGUAGE_NAMES,
+    STRINGS,
+)
+from rankcards.site._search import glossary_aliases, search_terms
 
 EVALUATE_TEMPLATE = "evaluate.html.jinja"
 
 
 @dataclass(frozen=True)
 class Page:
-    """One generated page: ``src_uri`` (``en/mrr.md``), directory ``url`` (``en/mrr/``)."""
+    """One generated page: ``src_uri`` (``en/mrr.md``), directory ``url`` (``en/mrr/``).
+
+    ``search_tags`` are the words search should find the page by beyond its text (a card's
+    names in every language, its abbreviation, its tags); the plugin hands them to Material's
+    search index as the page's ``tags``.
+    """
 
     src_uri: str
     url: str
     lang: str
     title: str
     html: str
+    search_tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Link:
-    """A link as templates print it."""
+    """A link as templates print it (``category``: the title of the card's category, if shown;
+    ``see``: for a glossary entry that is another name of a card, that card's title)."""
 
     url: str
     title: str
     summary: str = ""
+    category: str = ""
+    see: str = ""
 
 
 def template_environment(templates_dir: Path) -> jinja2.Environment:
@@ -87,7 +103,8 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
         url = card_url(lang, view.slug)
 
         def link(slug: str, url: str = url) -> Link:
-            return Link(_relative(url, card_url(lang, slug)), by_slug[slug].views[lang].title)
+            other = by_slug[slug].views[lang]
+            return Link(_relative(url, card_url(lang, slug)), other.title, other.summary)
 
         html = template.render(
             lang=lang,
@@ -104,7 +121,9 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
             example=card.examples[lang],
             demo=card.demos.get(lang),
         )
-        pages.append(Page(f"{lang}/{view.slug}.md", url, lang, view.title, html))
+        pages.append(
+            Page(f"{lang}/{view.slug}.md", url, lang, view.title, html, search_terms(card.card))
+        )
     return pages
 
 
@@ -112,13 +131,14 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
     pages = []
     ordered = _by_title(cards, lang)
     template = env.get_template("category.html.jinja")
-    for category in CATEGORIES:
+    for category in CATEGORY_ORDER:
         url = category_url(lang, category)
         members = [card.views[lang] for card in ordered if card.card.category == category]
         html = template.render(
             lang=lang,
             t=STRINGS[lang],
             title=CATEGORY_TITLES[lang][category],
+            intro=CATEGORY_INTROS[lang][category],
             cards=[
                 Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
                 for view in members
@@ -135,15 +155,8 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
             )
         )
     url = f"{lang}/glossary/"
-    letters: dict[str, list[Link]] = defaultdict(list)
-    for card in ordered:
-        view = card.views[lang]
-        letter = (_sort_key(view.title)[:1] or "#").upper()
-        letters[letter if letter.isalpha() else "#"].append(
-            Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
-        )
     html = env.get_template("glossary.html.jinja").render(
-        lang=lang, t=STRINGS[lang], letters=sorted(letters.items())
+        lang=lang, t=STRINGS[lang], letters=_glossary(ordered, lang, url), count=len(ordered)
     )
     pages.append(Page(f"{lang}/glossary.md", url, lang, STRINGS[lang]["glossary"], html))
     if EVALUATE_TEMPLATE in env.list_templates():
@@ -154,6 +167,30 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
     return pages
 
 
+def _initial(name: str) -> str:
+    letter = (_sort_key(name)[:1] or "#").upper()
+    return letter if letter.isalpha() else "#"
+
+
+def _glossary(ordered: list[RenderedCard], lang: str, url: str) -> list[tuple[str, list[Link]]]:
+    """The A-Z entries of ``lang``: each card under its title's initial, plus a "see" entry for
+    each other name in its title filed under another letter (``MAP``, ``ganancia acumulada
+    descontada``), so a reader finds the card by whichever name they know."""
+    titles = [card.views[lang].title for card in ordered]
+    letters: dict[str, list[Link]] = defaultdict(list)
+    for card, title in zip(ordered, titles, strict=True):
+        view = card.views[lang]
+        link = _relative(url, card_url(lang, view.slug))
+        category = CATEGORY_TITLES[lang][view.category]
+        letters[_initial(title)].append(Link(link, title, view.summary, category))
+        for alias in glossary_aliases(title, titles):
+            letters[_initial(alias)].append(Link(link, alias, category=category, see=title))
+    return [
+        (letter, sorted(links, key=lambda link: _sort_key(link.title)))
+        for letter, links in sorted(letters.items())
+    ]
+
+
 HOME_MARKER = "<!-- rankcards:cards -->"
 
 
@@ -162,11 +199,13 @@ def home_cards_html(cards: list[RenderedCard], env: jinja2.Environment, lang: st
     url = f"{lang}/"
     ordered = _by_title(cards, lang)
     categories = []
-    for category in CATEGORIES:
+    for category in CATEGORY_ORDER:
         members = [card.views[lang] for card in ordered if card.card.category == category]
         if members:
             title = Link(
-                _relative(url, category_url(lang, category)), CATEGORY_TITLES[lang][category]
+                _relative(url, category_url(lang, category)),
+                CATEGORY_TITLES[lang][category],
+                CATEGORY_INTROS[lang][category],
             )
             links = [
                 Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
@@ -174,7 +213,7 @@ def home_cards_html(cards: list[RenderedCard], env: jinja2.Environment, lang: st
             ]
             categories.append((title, links))
     return env.get_template("home-cards.html.jinja").render(
-        lang=lang, t=STRINGS[lang], categories=categories
+        lang=lang, t=STRINGS[lang], categories=categories, count=len(ordered)
     )
 
 
@@ -197,7 +236,7 @@ def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
         t = STRINGS[lang]
         ordered = _by_title(cards, lang)
         section: list[Any] = [{t["home"]: f"{lang}/index.md"}]
-        for category in CATEGORIES:
+        for category in CATEGORY_ORDER:
             members = [
                 {str(escape(card.views[lang].title)): f"{lang}/{card.card.slug}.md"}
                 for card in ordered

@@ -160,7 +160,12 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             if files.get_file_from_path(page.src_uri) is not None:
                 raise PluginError(f"rankcards: docs/{page.src_uri} clashes with a generated page")
             # MkDocs themes print page titles unescaped (<title>, header, nav): escape here.
-            front_matter = f"---\ntitle: {json.dumps(str(escape(page.title)))}\n---\n"
+            # Tags feed Material's search index only (its tags plugin, which would print them,
+            # is not enabled): a card is found by its names in every language.
+            front_matter = f"---\ntitle: {json.dumps(str(escape(page.title)))}\n"
+            if page.search_tags:
+                front_matter += f"tags: {json.dumps(list(page.search_tags), ensure_ascii=False)}\n"
+            front_matter += "---\n"
             files.append(File.generated(config, page.src_uri, content=front_matter))
         dist = self._katex_dist
         if dist is None:

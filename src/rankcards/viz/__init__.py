@@ -20,6 +20,10 @@ The ``demo`` block of a card
         - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1}
       state: {k: 5, complete: false, measure: RR, queries: [...]}
 
+A metric card may write ``demo: {lab: {measure: "AP@k", k: 5, ...}}`` instead: the measure
+lab (:mod:`rankcards.viz._lab_spec` checks the block, :func:`expand` turns it into the regular
+demo above with ``compute: rankcards.viz.lab:view`` and generated controls and state).
+
 ``state`` is a JSON-compatible mapping: the whole input of the view. Every control has
 ``kind``, ``bind`` (a top-level key of ``state``) and a bilingual ``label``; ``help``
 (bilingual) is optional. Per kind:
@@ -87,7 +91,7 @@ from typing import Any
 
 from rankcards.viz._validate import validate_controls
 
-__all__ = ["Compute", "DemoError", "load_compute", "render", "validate"]
+__all__ = ["Compute", "DemoError", "expand", "load_compute", "render", "validate"]
 
 Compute = Callable[[dict[str, Any], str], str]
 
@@ -138,17 +142,41 @@ def _run(demo: Mapping[str, Any], lang: str) -> str:
     return html
 
 
+def expand(demo: Mapping[str, Any]) -> dict[str, Any]:
+    """The regular demo a card's block stands for: a ``lab`` block expanded, others as given.
+
+    Raises :class:`DemoError` with the first problem of an invalid lab block.
+    """
+    if set(demo) != {"lab"}:
+        return dict(demo)
+    from rankcards.viz._lab_spec import expand_lab, lab_problems
+
+    problems = lab_problems(demo["lab"])
+    if problems:
+        raise DemoError(problems[0])
+    return expand_lab(demo["lab"])
+
+
 def render(demo: Mapping[str, Any], lang: str) -> str:
     """Pre-render the demo's initial view in ``lang`` (what the page shows before the worker)."""
     if lang not in LANGS:
         raise DemoError(f"lang: expected one of {LANGS}, got {lang!r}")
-    return _run(demo, lang)
+    return _run(expand(demo), lang)
 
 
 def validate(demo: object) -> list[str]:
     """Check a card's ``demo`` block; return ``"<field path>: <message>"`` problems."""
     if not isinstance(demo, Mapping):
         return ["demo: expected a mapping with compute, controls and state"]
+    if "lab" in demo:
+        from rankcards.viz._lab_spec import lab_problems
+
+        if set(demo) != {"lab"}:
+            return ["demo.lab: a lab demo has no compute, controls or state of its own"]
+        lab = lab_problems(demo["lab"])
+        if lab:
+            return lab
+        demo = expand(demo)
     problems = []
     try:
         load_compute(demo.get("compute"))

@@ -66,7 +66,8 @@ def _select(control: Mapping[str, Any], value: object, where: str) -> list[str]:
     return problems
 
 
-def _ranked_list(item: object, max_grade: int, where: str) -> list[str]:
+def ranked_list_problems(item: object, max_grade: int, where: str) -> list[str]:
+    """Problems of one ranked list (``{query, ranking, relevant|grades}``) at ``where``."""
     labels = "relevant" if max_grade == 1 else "grades"
     if not isinstance(item, Mapping) or set(item) != {"query", "ranking", labels}:
         return [f"{where}: expected exactly query, ranking and {labels}"]
@@ -99,7 +100,9 @@ def _ranked_lists(control: Mapping[str, Any], value: object, where: str) -> list
         return [f"{where}.bind: state value must be a non-empty list of ranked lists"]
     problems = []
     for index, item in enumerate(value):
-        problems.extend(_ranked_list(item, max_grade, f"demo.state.{control['bind']}[{index}]"))
+        problems.extend(
+            ranked_list_problems(item, max_grade, f"demo.state.{control['bind']}[{index}]")
+        )
     return problems
 
 

@@ -4,9 +4,11 @@ The ``gold-dataset`` card's demo renders this view (see :mod:`rankcards.viz` for
 Both systems rank the 200 documents of :mod:`rankcards.demos.gold` for all 20 queries; the view
 shows MRR@K, Hit Rate@K and Recall@K per query and overall, computed by
 :mod:`rankcards.metrics` from the judgments *as edited by the reader*: every grade shown is a
-button that cycles 0 -> 1 -> 2 -> 3 and stores the change in ``state["edits"]`` (keys
+button that cycles 0 -> 1 -> 2 -> 3 -> 0 and stores the change in ``state["edits"]`` (keys
 ``"<query>/<doc>"``), so one edited judgment visibly moves every metric of both systems. That is
-the card's lesson: the numbers are only as good as the gold labels.
+the card's lesson: the numbers are only as good as the gold labels. A retrieved document with no
+judgment shows an en dash (``UNJUDGED``), not 0: it counts as not relevant, like a 0, but nobody
+judged it (the confusion the card warns about); pressing it records a first judgment, 0.
 
 The BM25 index and its rankings are computed once per process (they do not depend on the
 state); the random ranking depends only on ``(seed, query)``.
@@ -23,7 +25,7 @@ import functools
 from typing import Any
 
 from rankcards.demos.bm25 import BM25
-from rankcards.demos.gold import GoldDataset, load_gold
+from rankcards.demos.gold import GRADE_NAMES, GoldDataset, load_gold
 from rankcards.demos.rankers import random_ranking
 from rankcards.metrics import (
     hit_at_k,
@@ -50,7 +52,8 @@ _TEXT = {
         "per_query": "Per query (press a query to inspect it)",
         "query": "Query",
         "top": "{name}: top {k} for {qid}",
-        "grade": "grade {grade} for {doc}; press to change it to {next}",
+        "grade": "grade {grade} ({name}) for {doc}; press to change it to {next}",
+        "unjudged": "{doc} is unjudged (counted as not relevant); press to judge it {next}",
         "edited": "edited",
         "unretrieved": "Judged relevant but not retrieved by {name}: {docs}",
         "reset": "Undo edits ({n})",
@@ -65,7 +68,8 @@ _TEXT = {
         "per_query": "Por consulta (pulsa una consulta para examinarla)",
         "query": "Consulta",
         "top": "{name}: top {k} para {qid}",
-        "grade": "grado {grade} para {doc}; pulsa para cambiarlo a {next}",
+        "grade": "grado {grade} ({name}) para {doc}; pulsa para cambiarlo a {next}",
+        "unjudged": "{doc} sin juzgar (cuenta como no relevante); pulsa para juzgarlo con {next}",
         "edited": "editado",
         "unretrieved": "Juzgados relevantes que {name} no recuperó: {docs}",
         "reset": "Deshacer ediciones ({n})",
@@ -131,32 +135,42 @@ def _scores(ranked: dict[str, list[str]], relevant: dict[str, set[str]], k: int)
     return {"per_query": per_query, "overall": overall}
 
 
-def _grade_button(qid: str, doc: str, grade: int, edited: bool, t: dict) -> Html:
-    nxt = (grade + 1) % 4
+UNJUDGED = "\u2013"  # an en dash: what the view shows for a document with no judgment (never "0")
+
+
+def _grade_button(qid: str, doc: str, grade: int | None, edited: bool, t: dict, lang: str) -> Html:
+    """The grade as a button; ``None`` (unjudged) shows ``UNJUDGED``, pressed it judges 0."""
+    nxt = 0 if grade is None else (grade + 1) % 4
+    label = (
+        t["unjudged"].format(doc=doc, next=nxt)
+        if grade is None
+        else t["grade"].format(grade=grade, name=GRADE_NAMES[lang][grade], doc=doc, next=nxt)
+    )
     return el(
         "button",
         {
             "type": "button",
             "class": "rc-grade" + (" rc-grade-edited" if edited else ""),
             "style": _GRADE_STYLE,
-            "aria-label": t["grade"].format(grade=grade, doc=doc, next=nxt),
-            "data-grade": grade,
+            "aria-label": label,
+            "data-grade": grade,  # absent when unjudged
+            "data-unjudged": grade is None or None,
             **act_set(["edits", f"{qid}/{doc}"], nxt),
         },
-        str(grade) + ("*" if edited else ""),
+        (UNJUDGED if grade is None else str(grade)) + ("*" if edited else ""),
     )
 
 
-def _top_list(system, qid, docs, gold, qrels, edits, k, level, t) -> Html:
+def _top_list(system, qid, docs, gold, qrels, edits, k, level, t, lang) -> Html:
     items = []
     for rank, doc in enumerate(docs[:k], 1):
-        grade = qrels[qid].get(doc, 0)
-        style = "font-weight: 600" if grade >= level else None
+        grade = qrels[qid].get(doc)  # None: unjudged
+        style = "font-weight: 600" if grade is not None and grade >= level else None
         items.append(
             el(
                 "li",
-                {"data-doc": doc, "data-grade": grade},
-                _grade_button(qid, doc, grade, f"{qid}/{doc}" in edits, t),
+                {"data-doc": doc, "data-grade": grade, "data-unjudged": grade is None or None},
+                _grade_button(qid, doc, grade, f"{qid}/{doc}" in edits, t, lang),
                 " ",
                 el(
                     "span",
@@ -223,7 +237,7 @@ def view(state: dict[str, Any], lang: str) -> str:
     detail = el(
         "div",
         {"class": "rc-gold-detail", "style": "display: flex; flex-wrap: wrap; gap: 0 1.5rem"},
-        [_top_list(s, qid, ranked[s][qid], gold, qrels, edits, k, level, t) for s in SYSTEMS],
+        [_top_list(s, qid, ranked[s][qid], gold, qrels, edits, k, level, t, lang) for s in SYSTEMS],
     )
     rows = []
     for q in gold.queries:

@@ -1,0 +1,71 @@
+"""Material's search, typed into as a reader would, finds a card by its abbreviation and by its
+Spanish name, from a page in either language (issue 14, §4; the names reach the index as page
+tags, see ``rankcards.site._search``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+AP_TITLES = {"en": "Average Precision (AP) and MAP", "es": "Precisión media (AP) y MAP"}
+
+
+def _search(page: Any, words: str) -> list[str]:
+    """Type ``words`` into Material's search box -> the titles of the results, best first."""
+    box = page.locator("input[data-md-component=search-query]")
+    box.click()
+    box.fill("")
+    box.press_sequentially(words, delay=20)
+    page.wait_for_function(
+        """(words) => {
+            const meta = document.querySelector(".md-search-result__meta");
+            const box = document.querySelector("input[data-md-component=search-query]");
+            return box.value === words && meta && /\\d/.test(meta.textContent);
+        }""",
+        arg=words,
+    )
+    return page.locator(".md-search-result__item h1").all_inner_texts()
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("words", ["MAP", "precisión media"])
+def test_search_finds_the_average_precision_card(page: Any, site_server: str, lang, words):
+    page.set_viewport_size({"width": 1280, "height": 240})  # no demo near: search starts at once
+    page.goto(f"{site_server}{lang}/")
+    titles = _search(page, words)
+    # both language versions of the card, the English one also for the Spanish name (its tags)
+    assert set(AP_TITLES.values()) <= set(titles), titles
+    assert titles[0] in AP_TITLES.values(), titles  # and first
+    assert page.console_errors == []
+
+
+GAIN_AND_SETUP = {
+    "nDCG": (
+        "nDCG (Normalized Discounted Cumulative Gain)",
+        "nDCG (ganancia acumulada descontada normalizada)",
+    ),
+    "ganancia acumulada descontada": (
+        "DCG (Discounted Cumulative Gain)",
+        "DCG (ganancia acumulada descontada)",
+    ),
+    "qrels": ("Relevance judgments (qrels)", "Juicios de relevancia (qrels)"),
+    "rango recíproco esperado": (
+        "ERR (Expected Reciprocal Rank)",
+        "ERR (rango recíproco esperado)",
+    ),
+}
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+@pytest.mark.parametrize("words", sorted(GAIN_AND_SETUP))
+def test_search_finds_a_card_in_both_languages_by_any_of_its_names(
+    page: Any, site_server: str, words
+):
+    page.set_viewport_size({"width": 1280, "height": 240})
+    page.goto(f"{site_server}en/")
+    titles = _search(page, words)
+    assert set(GAIN_AND_SETUP[words]) <= set(titles), titles

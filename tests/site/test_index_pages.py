@@ -1,0 +1,113 @@
+"""Home, category pages and the A-Z glossary with the seventeen bundled cards (issue 14, §4).
+
+Generated with the real templates from the bundled cards (the pure generator, no MkDocs): every
+card is listed once per language with its one-line summary, categories come in reading order
+with a one-line introduction, and the glossary files each card under its title and under the
+other names in its title.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rankcards.cards import CATEGORIES, build_cards
+from rankcards.site import generate, navigation, template_environment
+from rankcards.site._i18n import CATEGORY_INTROS, CATEGORY_ORDER, CATEGORY_TITLES
+from rankcards.site.generator import home_cards_html
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("en", "es")
+
+
+@pytest.fixture(scope="module")
+def cards():
+    return build_cards(ROOT / "docs" / "cards")
+
+
+@pytest.fixture(scope="module")
+def env():
+    return template_environment(ROOT / "templates")
+
+
+@pytest.fixture(scope="module")
+def pages(cards, env):
+    return generate(cards, env)
+
+
+def test_the_reading_order_holds_every_category_once():
+    assert sorted(CATEGORY_ORDER) == sorted(CATEGORIES)
+    assert CATEGORY_ORDER[0] == "ground-truth"  # what every number is measured against
+    for lang in LANGS:
+        assert set(CATEGORY_INTROS[lang]) == set(CATEGORIES)
+        assert all(intro.endswith(".") for intro in CATEGORY_INTROS[lang].values())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_lists_every_card_once_in_category_reading_order(cards, env, lang):
+    home = home_cards_html(cards, env, lang)
+    order = re.findall(r'<h3 id="([^"]+)">', home)
+    used = {card.card.category for card in cards}
+    assert order == [category for category in CATEGORY_ORDER if category in used]
+    linked = re.findall(r'<a href="([^"]+)/" data-rc-home-card>', home)
+    assert sorted(linked) == sorted(card.card.slug for card in cards)
+    for card in cards:
+        view = card.views[lang]
+        assert f"<strong>{view.title}</strong>" in home.replace("&amp;", "&")
+        assert str(view.summary) in home  # one line on what it measures
+    for category in order:
+        assert CATEGORY_INTROS[lang][category] in home
+    assert 'class="grid cards"' in home
+    one = {"en": "(1 card)", "es": "(1 tarjeta)"}[lang]  # the statistics category holds one
+    assert one in home and "(1 cards)" not in home and "(1 tarjetas)" not in home
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_navigation_follows_the_reading_order(cards, pages, lang):
+    section = navigation(cards, pages)[LANGS.index(lang)]
+    titles = [next(iter(item)) for item in next(iter(section.values()))]
+    shown = [CATEGORY_TITLES[lang][c] for c in CATEGORY_ORDER if CATEGORY_TITLES[lang][c] in titles]
+    assert [title for title in titles if title in shown] == shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_category_pages_introduce_and_count_their_cards(cards, pages, lang):
+    for category in CATEGORY_ORDER:
+        html = pages[f"{lang}/category/{category}/index.md"].html
+        assert CATEGORY_INTROS[lang][category] in html
+        members = [card for card in cards if card.card.category == category]
+        if members:
+            assert f"({len(members)}):" in html
+            assert html.count("<dt>") == len(members)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_lists_every_card_with_its_category_and_summary(cards, pages, lang):
+    html = pages[f"{lang}/glossary.md"].html
+    assert f"{len(cards)} " in html.split("</p>")[0]  # "All 17 concepts" / "Los 17 conceptos"
+    entries = re.findall(r'<a href="\.\./([^"]+)/" data-rc-glossary>', html)
+    assert sorted(entries) == sorted(card.card.slug for card in cards)
+    for card in cards:
+        view = card.views[lang]
+        assert str(view.summary) in html
+    letters = re.findall(r'<h2 id="letter-(.)">', html)
+    assert letters == sorted(letters)
+    nav = re.findall(r'href="#letter-(.)"', html)
+    assert nav == letters
+
+
+def test_glossary_files_a_card_under_its_other_names(pages):
+    spanish = pages["es/glossary.md"].html
+    # MAP under M and "ganancia acumulada descontada" under G point to their cards
+    assert re.search(r'<h2 id="letter-M">.*?data-rc-glossary-alias>MAP</a>', spanish, re.S)
+    alias = re.search(
+        r'<a href="\.\./dcg/" data-rc-glossary-alias>ganancia acumulada descontada</a></dt>\s*'
+        r"<dd>véase <a",
+        spanish,
+    )
+    assert alias is not None
+    english = pages["en/glossary.md"].html
+    assert '<a href="../relevance-judgments/" data-rc-glossary-alias>qrels</a>' in english
+    assert "data-rc-glossary-alias>-c<" not in english  # options are not names
