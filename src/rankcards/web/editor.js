@@ -110,7 +110,9 @@ export function mountEditor(kit, parent, doc, label, run) {
         ...extensions,
         cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
-        cm.EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the editable content is focusable anyway; saying so lets checkers (axe's
+        // scrollable-region-focusable) see that the scroller of a wide line is reachable.
+        cm.EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),
   });
@@ -146,10 +148,16 @@ function enhance(block) {
     loadEditorKit().then((kit) => {
       const parent = block.querySelector("[data-rc-editor]");
       const focused = sourceBlock.contains(document.activeElement);
+      const height = sourceBlock.getBoundingClientRect().height;
       view = mountEditor(kit, parent, original, text.editor, () => {
         execute();
         return true;
       });
+      // Same place, same height: the CSS gives the editor the static block's line box, but
+      // CodeMirror only estimates the lines it has not drawn yet (off screen), so it holds the
+      // block's height until the reader first types.
+      view.dom.style.minHeight = `${height}px`;
+      view.dom.addEventListener("input", () => (view.dom.style.minHeight = ""), { once: true });
       sourceBlock.hidden = true;
       block.dataset.rcEditor = "ready";
       if (focused) view.focus();
