@@ -46,7 +46,7 @@ const TEXT = {
     crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
   },
 };
-const TIME_LIMIT_MS = 10_000;
+export const TIME_LIMIT_MS = 10_000; // a run's limit; exercise.js's checks share it
 
 let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
@@ -56,7 +56,7 @@ const yieldToPage = () =>
   globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
 
 // Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
-function loadEditorKit() {
+export function loadEditorKit() {
   editorKit ??= import("./codemirror.js").then(async (cm) => {
     await yieldToPage();
     const { EditorView, HighlightStyle, tags } = cm;
@@ -96,7 +96,9 @@ function loadEditorKit() {
   return editorKit;
 }
 
-function mountEditor(kit, parent, doc, label, run, onEdit) {
+// The editor factory, shared with exercise.js: `run` is called on Ctrl/Cmd+Enter, `onEdit`
+// (optional) with each CodeMirror update that changed the document.
+export function mountEditor(kit, parent, doc, label, run, onEdit = null) {
   const { cm, extensions } = kit;
   return new cm.EditorView({
     parent,
@@ -113,10 +115,16 @@ function mountEditor(kit, parent, doc, label, run, onEdit) {
         ...extensions,
         cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
-        cm.EditorView.contentAttributes.of({ "aria-label": label }),
-        cm.EditorView.updateListener.of((update) => {
-          if (update.docChanged) onEdit(update);
-        }),
+        // tabindex: the editable content is focusable anyway; saying so lets checkers (axe's
+        // scrollable-region-focusable) see that the scroller of a wide line is reachable.
+        cm.EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+        ...(onEdit
+          ? [
+              cm.EditorView.updateListener.of((update) => {
+                if (update.docChanged) onEdit(update);
+              }),
+            ]
+          : []),
       ],
     }),
   });
@@ -150,7 +158,9 @@ function enhance(block) {
   const setSource = (text) => {
     current = text;
     sourceBlock.querySelector("code").textContent = text;
-    view?.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: quiet });
+    if (!view) return;
+    view.dom.style.minHeight = ""; // the static block's height was the old code's
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: quiet });
   };
   const keep = keepExample(block, lang, original, setSource);
   const source = () => (view ? view.state.doc.toString() : current);
@@ -160,6 +170,7 @@ function enhance(block) {
     loadEditorKit().then((kit) => {
       const parent = block.querySelector("[data-rc-editor]");
       const focused = sourceBlock.contains(document.activeElement);
+      const height = sourceBlock.getBoundingClientRect().height;
       const onEdit = (update) => {
         if (!update.transactions.some((tr) => tr.isUserEvent(quiet))) keep.changed(update.state.doc.toString());
       };
@@ -167,6 +178,11 @@ function enhance(block) {
         execute();
         return true;
       }, onEdit);
+      // Same place, same height: the CSS gives the editor the static block's line box, but
+      // CodeMirror only estimates the lines it has not drawn yet (off screen), so it holds the
+      // block's height until the reader first types.
+      view.dom.style.minHeight = `${height}px`;
+      view.dom.addEventListener("input", () => (view.dom.style.minHeight = ""), { once: true });
       sourceBlock.hidden = true;
       block.dataset.rcEditor = "ready";
       if (focused) view.focus();
