@@ -1,4 +1,4 @@
-"""The evaluate page's per-query difference chart: run − baseline on one measure, as SVG.
+"""The evaluate page's per-query difference chart: run - baseline on one measure, as SVG.
 
 One bar per query, sorted from the largest gain to the largest loss, drawn from a zero line:
 gains go up, losses down, ties are a short mark on the line, so the chart reads without colour

@@ -95,7 +95,16 @@ def compare_run_files(
     names = measures.split() if isinstance(measures, str) else list(measures)
     paths = [runs.get(f"run{index}") for index in range(len(run_names))]
     problem = _problem(
-        run_names, paths, len(runs), names, test, correction, alpha, samples, level, seed
+        run_names,
+        paths,
+        sum(p is not None for p in runs.values()),
+        names,
+        test,
+        correction,
+        alpha,
+        samples,
+        level,
+        seed,
     )
     if problem:
         return {"ok": False, "error": problem}
@@ -116,7 +125,12 @@ def compare_run_files(
             parsed[name] = read_run(path, name, on_read=reporter(sum(sizes[: index + 1])))
         paired = paired_scores(read, parsed, names, bool(complete), None, int(level))
         result = compare_scores(
-            paired.scores, test, float(alpha), correction, int(samples), int(seed)  # type: ignore[arg-type]
+            paired.scores,
+            test,
+            float(alpha),
+            correction,
+            int(samples),
+            int(seed),  # type: ignore[arg-type]
         )
     except TrecFormatError as error:
         return {"ok": False, "error": str(error)}
