@@ -17,7 +17,8 @@
 // responsive, and Cancel stops it (runtime.stop()).
 // Why everything stays local: a reader's run and judgments may be private, so the files are only
 // read with File/Blob APIs in this tab's worker; no request ever carries them.
-// The root's data-rc-state is idle | running | done | error | cancelled; a `rankcards:evaluated`
+// The root's data-rc-state is idle | running | done | error | cancelled (data-rc-chart-state:
+// drawing | ready, the difference chart's); a `rankcards:evaluated`
 // CustomEvent {detail: {ms, queries, runs}} fires on it after each evaluation or comparison.
 import { runtime } from "./runtime.js";
 
@@ -419,7 +420,7 @@ class Evaluator {
     const measure = this.#q("[data-rc-chart-measure]").value;
     const run = this.#q("[data-rc-chart-run]").value;
     const names = { measure, run, baseline };
-    this.#root.dataset.rcChart = "drawing";
+    this.#root.dataset.rcChartState = "drawing";
     const chart = await runtime.call(CHART, {
       queries,
       baseline: scores[baseline][measure],
@@ -433,7 +434,7 @@ class Evaluator {
     figure.dataset.run = run;
     this.#q("[data-rc-chart-value]").textContent = "";
     this.#q("[data-rc-chart-counts]").textContent = format(this.#t.tChartCounts, { ...names, ...chart });
-    this.#root.dataset.rcChart = "ready";
+    this.#root.dataset.rcChartState = "ready";
   }
 
   #makeCompareDownloads() {
