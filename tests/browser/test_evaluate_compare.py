@@ -198,6 +198,10 @@ def test_the_page_compares_as_the_cli_does(page, site_server, files) -> None:
     _assert_same(_shown_metrics(page), _expected_metrics(again))
     assert page.locator("[data-rc-chart] rect").count() == QUERIES
 
+    # on a phone the table scrolls inside its box and the chart shrinks: the page stays narrow
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
     # nothing read went over the network
     for request in requests:
         assert request.post_data_buffer is None, request.url
@@ -234,6 +238,17 @@ def test_pasted_runs_and_one_line_errors(page, site_server) -> None:
     )
     assert page.locator("[data-rc-chart] rect").count() == 3
     assert page.get_by_role("img", name="q2: +1.000").count() == 1
+    # another baseline: the differences change sign
+    page.get_by_role("button", name="Usar nuevo como línea base").click()
+    items = page.eval_on_selector_all(
+        '[data-rc-loaded="run"] li', "els => els.map(e => e.dataset.run)"
+    )
+    assert items == ["nuevo", "viejo"]
+    _compare(page)
+    shown = _shown_metrics(page)
+    assert "delta:nuevo:RR" not in shown and shown["delta:viejo:RR"] == "0"
+    assert page.get_by_role("img", name="q2: -1.000").count() == 1
+    assert "nuevo" in page.text_content("[data-rc-compare-table] caption")
     # runs with no query in common with the qrels: one line
     page.get_by_role("button", name="Quitar nuevo").click()
     page.fill("[data-rc-run-name]", "ajeno")

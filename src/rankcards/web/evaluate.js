@@ -163,6 +163,19 @@ class Evaluator {
         this.#showRuns();
       });
       item.append(remove);
+      if (index > 0) {
+        const first = document.createElement("button");
+        first.type = "button";
+        first.className = "rc-eval-first";
+        first.textContent = this.#t.tMakeBaseline;
+        first.setAttribute("aria-label", format(this.#t.tMakeBaselineLabel, { name: run.name }));
+        first.addEventListener("click", () => {
+          this.#runs.splice(this.#runs.indexOf(run), 1);
+          this.#runs.unshift(run);
+          this.#showRuns();
+        });
+        item.append(first);
+      }
       return item;
     });
     list.replaceChildren(...items);
