@@ -10,7 +10,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
+import re
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     folder = tmp_path_factory.mktemp("compare")
     qrels = folder / "judged.qrels"
     qrels.write_text(
-        "".join(f"q{q} 0 d{d} {(q * d + d) % 3}\n" for q in range(QUERIES) for d in range(0, 40, 3))
+        "".join(
+            f"q{q} 0 d{d} {(q * 13 + d * 7) % 4 % 3}\n"
+            for q in range(QUERIES)
+            for d in range(0, 40, 3)
+        )
     )
     runs = []
     for index, name in enumerate(["baseline.run", "bm25.run", "dense.run"]):
@@ -101,6 +107,29 @@ def _assert_same(shown: dict[str, str], expected: dict[str, Any]) -> None:
             assert float(shown[metric]) == pytest.approx(value, abs=1e-12, rel=0), metric
 
 
+def _same(inside: object, outside: object, where: str = "") -> None:
+    """Equal JSON, floats to 1e-12: the page's Python (Pyodide) may be a newer one than the
+    CLI's, and 3.12+ compensates ``sum`` of floats (libm differs too between glibc and
+    Emscripten), as tests/pyodide/test_compare_pyodide.py says."""
+    if isinstance(outside, float) and isinstance(inside, int | float):
+        assert math.isclose(inside, outside, rel_tol=1e-12, abs_tol=1e-12), where
+    elif isinstance(outside, dict):
+        assert isinstance(inside, dict) and list(inside) == list(outside), where
+        for key in outside:
+            _same(inside[key], outside[key], f"{where}/{key}")
+    elif isinstance(outside, list):
+        assert isinstance(inside, list) and len(inside) == len(outside), where
+        for index, (a, b) in enumerate(zip(inside, outside, strict=True)):
+            _same(a, b, f"{where}[{index}]")
+    else:
+        assert inside == outside, where
+
+
+def _layout(text: str) -> str:
+    """The JSON text with its numbers blanked: indentation, keys and order only."""
+    return re.sub(r"-?\d+(\.\d+)?(e-?\d+)?", "N", text)
+
+
 def _state(page: Any, state: str) -> None:
     page.wait_for_function(
         f"document.querySelector('{ROOT}').dataset.rcState === '{state}'", timeout=120_000
@@ -140,19 +169,31 @@ def test_the_page_compares_as_the_cli_does(page, site_server, files) -> None:
     printed = _cli_json(qrels, runs, "randomization", "holm")
     document = json.loads(printed)
     assert document["runs"] == [run.name for run in runs]
+    rows = document["comparisons"]
+    assert all(row["delta"] != 0 and 0 < row["p"] < 1 for row in rows)  # not a degenerate case
+    assert any(row["p"] < 0.05 < row["p_adjusted"] for row in rows)  # Holm changes the verdict
     _assert_same(_shown_metrics(page), _expected_metrics(document))
     assert page.locator("[data-rc-eval-results]").is_hidden()
     assert page.text_content("[data-rc-eval-errors]") == ""
     caption = page.text_content("[data-rc-compare-table] caption")
     assert "baseline.run" in caption and "Holm" in caption
 
-    # the downloads: exactly the CLI's JSON, and a CSV with one row a comparison
-    assert _download(page, "json") == printed
+    # the downloads: the CLI's JSON (its layout, keys in order; floats to 1e-12), and a CSV
+    # with one row a comparison
+    downloaded = _download(page, "json")
+    assert _layout(downloaded) == _layout(printed)
+    _same(json.loads(downloaded), document)
     table = list(csv.reader(io.StringIO(_download(page, "csv"))))
     assert len(table) == 1 + len(document["comparisons"])
+    shown = _shown_metrics(page)  # the CSV holds the very numbers of the table
+    names = ["mean", "mean", "delta", "p", "p_adjusted", "significant", "ci_low", "ci_high"]
+    names += ["effect_size", "wins", "losses", "ties"]
     for line, row in zip(table[1:], document["comparisons"], strict=True):
         assert line[:3] == [row["measure"], row["baseline"], row["run"]]
-        assert float(line[7]) == row["p_adjusted"] and float(line[9]) == row["ci"][0]
+        runs_of_line = [row["baseline"]] + [row["run"]] * (len(names) - 1)
+        for cell, name, run in zip(line[3:], names, runs_of_line, strict=True):
+            value = shown[f"{name}:{run}:{row['measure']}"]
+            assert cell == value if name == "significant" else float(cell) == float(value)
 
     # the chart: one focusable bar per query, labelled with its difference, sorted
     page.select_option("[data-rc-chart-measure]", "AP")
