@@ -302,3 +302,56 @@ def test_pasted_runs_and_one_line_errors(page, site_server) -> None:
     assert page.text_content("[data-rc-eval-errors]") == "no query of the qrels appears in any run"
     assert page.locator("[data-rc-compare-results]").is_hidden()
     assert page.get_by_role("alert").count() == 1
+
+
+# Drops two run files on the run zone, as a reader's drag and drop would (a DataTransfer of Files).
+DROP = """([first, second]) => {
+    const zone = document.querySelector('[data-rc-drop="run"]');
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([first], "a.run"));
+    transfer.items.add(new File([second], "b.run"));
+    const init = { dataTransfer: transfer, bubbles: true, cancelable: true };
+    zone.dispatchEvent(new DragEvent("drop", init));
+}"""
+
+# Presses Cancel once both files are read (the bar full): the worker is then comparing.
+CANCEL_WHEN_READ = """() => {
+    const root = document.querySelector("[data-rc-evaluate]");
+    const bar = root.querySelector("[data-rc-progress]");
+    const observer = new MutationObserver(() => {
+        if (bar.hasAttribute("value") && bar.value === bar.max && bar.max > 1) {
+            observer.disconnect();
+            root.querySelector("[data-rc-eval-cancel]").click();
+        }
+    });
+    observer.observe(bar, { attributes: true, attributeFilter: ["value"] });
+    root.querySelector("[data-rc-evaluate-button]").click();
+}"""
+
+
+def test_dropped_runs_compare_and_cancel_stops_a_comparison(page, site_server) -> None:
+    page.goto(f"{site_server}en/evaluate/")
+    page.fill('[data-rc-text="qrels"]', "".join(f"q{q} 0 a 1\n" for q in range(30)))
+    first = "".join(
+        f"q{q} Q0 a 1 1 t\n" if q % 3 else f"q{q} Q0 x 1 1 t\nq{q} Q0 a 2 0 t\n" for q in range(30)
+    )  # q0, q3, ..., q27: RR 0.5
+    second = "".join(f"q{q} Q0 a 1 1 t\n" for q in range(30))
+    page.evaluate(DROP, [first, second])
+    items = page.eval_on_selector_all(
+        '[data-rc-loaded="run"] li', "els => els.map(e => e.dataset.run)"
+    )
+    assert items == ["a.run", "b.run"]
+    page.fill("[data-rc-measures]", "RR")
+    page.select_option("[data-rc-test]", "bootstrap")
+    page.fill("[data-rc-samples]", "50000000")  # minutes of resampling: Cancel lands in it
+    page.evaluate(CANCEL_WHEN_READ)
+    _state(page, "cancelled")
+    assert page.text_content("[data-rc-eval-status]") == "Evaluation cancelled."
+    assert page.locator("[data-rc-compare-results]").is_hidden()
+    assert page.locator("[data-rc-evaluate-button]").is_enabled()
+    page.fill("[data-rc-samples]", "1000")
+    _compare(page)
+    shown = _shown_metrics(page)
+    assert shown["delta:b.run:RR"] == repr(10 / 30 * 0.5)  # 10 queries: 0.5 -> 1
+    assert (shown["wins:b.run:RR"], shown["ties:b.run:RR"]) == ("10", "20")
+    assert page.locator("[data-rc-chart] rect").count() == 30
