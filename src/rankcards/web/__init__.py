@@ -43,6 +43,7 @@ from typing import Any
 from rankcards import __version__
 from rankcards.web import _build
 from rankcards.web._build import WebAssetsError
+from rankcards.web.svg import allow_list
 
 __all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
@@ -146,5 +147,11 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
     (assets / "config.js").write_text(
         "// Written by rankcards.web.write_assets at site build: what runtime.js boots.\n"
         f"export default {json.dumps(runtime_config, indent=2)};\n",
+        encoding="utf-8",
+    )
+    # The figures' allow-list as a module for svg_sanitize.js (the build's svg.py reads the JSON).
+    (assets / "svg_allow.js").write_text(
+        "// Written by rankcards.web.write_assets from svg_allow.json: what a figure may hold.\n"
+        f"export default {json.dumps(allow_list())};\n",
         encoding="utf-8",
     )

@@ -13,8 +13,13 @@
 // page's demos have their first views, or at once when the reader points at, focuses or clicks
 // the code: so the first visit downloads Python before the editor, and parsing the editor
 // competes neither with the runtime's boot nor with the demos' first values.
+//
+// Figures (a value with `_repr_svg_`, see rankcards.runner) go below the output, in
+// `[data-rc-figures]`, each only once svg_sanitize.js has rebuilt it from its allow-list: the
+// code that ran may be someone else's (a shared link).
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
+import { sanitizeSvg } from "./svg_sanitize.js";
 
 const TEXT = {
   en: {
@@ -28,6 +33,7 @@ const TEXT = {
     stopped: "Stopped.",
     timeout: (s) => `Stopped: the run exceeded the ${s} s time limit.`,
     crashed: "The Python runtime crashed (out of memory?); it has been restarted.",
+    badFigure: "(a figure was not shown: it is not SVG this page accepts)",
   },
   es: {
     run: "Ejecutar",
@@ -40,6 +46,7 @@ const TEXT = {
     stopped: "Detenido.",
     timeout: (s) => `Detenido: la ejecución superó el límite de ${s} s.`,
     crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
+    badFigure: "(no se muestra una figura: no es un SVG que esta página acepte)",
   },
 };
 const TIME_LIMIT_MS = 10_000;
@@ -135,6 +142,7 @@ function enhance(block) {
   const text = TEXT[lang];
   const sourceBlock = block.querySelector("[data-rc-source]");
   const output = block.querySelector("[data-rc-output]");
+  const figures = block.querySelector("[data-rc-figures]");
   const original = sourceBlock.textContent;
 
   let view = null; // the CodeMirror view once mounted; until then the static code is the source
@@ -198,6 +206,19 @@ function enhance(block) {
     output.append(span);
   };
 
+  const showFigure = (markup) => {
+    const svg = sanitizeSvg(markup);
+    if (!svg) {
+      write(`${text.badFigure}\n`, "notice");
+      return;
+    }
+    const holder = document.createElement("div");
+    holder.className = "rc-example__figure";
+    holder.dataset.rcFigure = "";
+    holder.append(svg);
+    figures?.append(holder);
+  };
+
   async function execute() {
     if (runButton.disabled) return;
     runButton.disabled = true;
@@ -212,10 +233,12 @@ function enhance(block) {
       return; // the status line shows the error and its Retry button
     }
     output.textContent = "";
+    figures?.replaceChildren();
     block.dataset.rcLive = "true";
     const result = await runtime.run(source(), {
       onStdout: (chunk) => write(chunk, "stdout"),
       onStderr: (chunk) => write(chunk, "stderr"),
+      onFigure: showFigure,
       timeout: TIME_LIMIT_MS,
     });
     if (result.reason === "stopped") write(`${text.stopped}\n`, "notice");
