@@ -1,0 +1,87 @@
+"""rankcards.web.svg: only the allow-list of svg_allow.json reaches a page, and a figure drawn by
+rankcards.plot passes whole. The malicious cases are shared with the page's sanitizer
+(tests/data/svg_cases.json, checked in Chromium by tests/browser/test_svg_sanitize_js.py)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from rankcards.cards._execute import run_jobs
+from rankcards.plot import Figure
+from rankcards.web.svg import SVG_NS, XLINK_NS, allow_list, sanitize_svg
+
+CASES = json.loads((Path(__file__).parents[1] / "data" / "svg_cases.json").read_text("utf-8"))
+
+
+def assert_only_allowed(markup: str) -> None:
+    """Every element and attribute of ``markup`` is in the allow-list; links are fragments."""
+    rules = allow_list()
+    for element in ET.fromstring(markup).iter():
+        assert element.tag.startswith("{" + SVG_NS + "}"), element.tag
+        assert element.tag.split("}")[1] in rules["elements"], element.tag
+        for key, value in element.attrib.items():
+            name = key.replace("{" + XLINK_NS + "}", "xlink:")
+            assert name in rules["attributes"] and not name.lower().startswith("on"), name
+            if name in rules["link_attributes"]:
+                assert value.startswith("#"), value
+
+
+@pytest.mark.parametrize("case", CASES["cases"], ids=lambda case: case["name"])
+def test_malicious_input_is_cleaned_or_rejected(case):
+    cleaned = sanitize_svg(case["svg"])
+    if case.get("rejected"):
+        assert cleaned is None
+        return
+    assert cleaned is not None
+    assert_only_allowed(cleaned)
+    for text in case["absent"]:
+        assert text not in cleaned, text
+    for text in case["present"]:
+        assert text in cleaned, text
+
+
+def test_a_plot_figure_passes_whole():
+    figure = Figure(title="PR <curve>", xlabel="recall", ylabel="precision", x_range=(0, 1))
+    figure.line([0, 0.5, 1], [1, 0.5, 0.4], label="a", point_labels=["x", "y", "z"])
+    figure.scatter([0.5], [0.3], label="b & c")
+    original = figure._repr_svg_()
+    cleaned = sanitize_svg(original)
+    assert cleaned is not None
+    assert_only_allowed(cleaned)
+    # The same tree: only self-closing tags are written out in full.
+    assert ET.tostring(ET.fromstring(cleaned)) == ET.tostring(ET.fromstring(original))
+
+
+def test_oversized_input_is_rejected():
+    rect = '<rect width="1" height="1"/>'
+    limit = allow_list()["max_length"]
+    body = rect * (limit // len(rect) + 1)
+    assert sanitize_svg(f'<svg xmlns="{SVG_NS}">{body}</svg>') is None
+    assert sanitize_svg(f'<svg xmlns="{SVG_NS}">{rect}</svg>') is not None
+
+
+def test_svg_without_namespace_is_read_as_svg():
+    assert sanitize_svg('<svg><rect width="2"/></svg>') == (
+        f'<svg xmlns="{SVG_NS}"><rect width="2"></rect></svg>'
+    )
+
+
+def test_the_build_sanitizes_an_examples_figures():
+    """What the site's build keeps of a figure (the worker answers with the sanitized SVG)."""
+    source = (
+        "class Bad:\n"
+        "    def _repr_svg_(self):\n"
+        "        return '<svg onload=\"x()\"><script>x()</script><circle r=\"1\"/></svg>'\n"
+        "print('text stays')\n"
+        "display(Bad())\n"
+        "Bad()\n"
+    )
+    (answer,) = run_jobs([{"kind": "example", "source": source}])
+    assert answer["output"] == "text stays\n" and answer["error"] is None
+    assert answer["figures"] == [f'<svg xmlns="{SVG_NS}"><circle r="1"></circle></svg>'] * 2
+    (broken,) = run_jobs([{"kind": "example", "source": source.replace("<circle", "<circle<")}])
+    assert broken["figures"] == [None, None]
