@@ -43,7 +43,7 @@ from typing import Any
 from rankcards import __version__
 from rankcards.web import _build
 from rankcards.web._build import WebAssetsError
-from rankcards.web.svg import allow_list
+from rankcards.web.svg import allow_module
 
 __all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
@@ -150,8 +150,4 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         encoding="utf-8",
     )
     # The figures' allow-list as a module for svg_sanitize.js (the build's svg.py reads the JSON).
-    (assets / "svg_allow.js").write_text(
-        "// Written by rankcards.web.write_assets from svg_allow.json: what a figure may hold.\n"
-        f"export default {json.dumps(allow_list())};\n",
-        encoding="utf-8",
-    )
+    (assets / "svg_allow.js").write_text(allow_module(), encoding="utf-8")

@@ -44,6 +44,14 @@ def allow_list() -> dict[str, Any]:
     return data
 
 
+def allow_module() -> str:
+    """The allow-list as the ES module ``svg_sanitize.js`` imports (``svg_allow.js``)."""
+    return (
+        "// Written by rankcards.web.write_assets from svg_allow.json: what a figure may hold.\n"
+        f"export default {json.dumps(allow_list())};\n"
+    )
+
+
 def _split(tag: str) -> tuple[str, str]:
     """(namespace, local name) of an ElementTree tag or attribute name."""
     if tag.startswith("{"):
