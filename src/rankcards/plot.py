@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 __all__ = ["Figure", "bar", "line", "nice_ticks", "scatter"]
 
@@ -301,13 +301,13 @@ class Figure:
             colour = PALETTE[(number - 1) % len(PALETTE)]
             cls = f"rc-plot__series rc-plot__series--{number}"
             group = [f'<g class="{cls}" fill="{colour}" stroke="none">']
-            for category, value in zip(s.x, s.y, strict=True):
-                i = categories.index(str(category))
+            for name, value in zip(s.x, s.y, strict=True):
+                i = categories.index(str(name))
                 x = left + band * (i + 0.1) + inner * (number - 1)
                 y, end = sorted((y_pos(value), zero))
                 group.append(
                     f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(inner)}" '
-                    f'height="{_fmt(end - y)}"><title>{escape(str(category))}: '
+                    f'height="{_fmt(end - y)}"><title>{escape(str(name))}: '
                     f"{_number(value)}</title></rect>"
                 )
             parts.append("".join(group) + "</g>")
@@ -318,7 +318,8 @@ class Figure:
         if self.title:
             parts.append(
                 f'<text class="rc-plot__title" x="{(left + right) / 2}" y="20" '
-                f'text-anchor="middle" font-size="14" font-weight="bold">{escape(self.title)}</text>'
+                'text-anchor="middle" font-size="14" font-weight="bold">'
+                f"{escape(self.title)}</text>"
             )
         if self.xlabel:
             parts.append(

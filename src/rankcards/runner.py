@@ -155,7 +155,7 @@ def run_example(
     result = ExampleResult()
     stdout = _Stream("stdout", result, on_stdout)
     stderr = _Stream("stderr", result, on_stderr)
-    globals_ = namespace if namespace is not None else {"__name__": "__main__"}
+    globals_: dict[str, Any] = namespace if namespace is not None else {"__name__": "__main__"}
     globals_.setdefault("display", display)
 
     def add_figure(svg: str) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from static_site import base_url, start_server
-from svg_cases import CASES, assert_case, assert_only_allowed
 
 from rankcards.plot import Figure
 from rankcards.web.svg import allow_module, sanitize_svg
+from svg_cases import CASES, assert_case, assert_only_allowed
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -35,7 +35,9 @@ def sanitizer_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("svg-sanitize")
     shutil.copyfile(WEB / "svg_sanitize.js", folder / "svg_sanitize.js")
     (folder / "svg_allow.js").write_text(allow_module(), encoding="utf-8")
-    (folder / "index.html").write_text("<!doctype html><link rel=icon href=\"data:,\"><title>svg</title>", encoding="utf-8")
+    (folder / "index.html").write_text(
+        '<!doctype html><link rel=icon href="data:,"><title>svg</title>', encoding="utf-8"
+    )
     server = start_server(folder)
     try:
         yield base_url(server)

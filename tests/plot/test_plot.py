@@ -68,7 +68,9 @@ def test_several_series_get_their_own_class_colour_and_a_legend():
 
 
 def test_a_single_series_has_no_legend():
-    assert _tree(scatter([1], [2], label="only")).find(".//s:g[@class='rc-plot__legend']", NS) is None
+    assert (
+        _tree(scatter([1], [2], label="only")).find(".//s:g[@class='rc-plot__legend']", NS) is None
+    )
 
 
 def test_axes_and_text_follow_the_palette_through_current_color():
@@ -89,13 +91,17 @@ def test_bar_chart_has_one_rect_per_value_from_zero():
         "q3: 0.25",
     ]
     heights = [float(r.get("height")) for r in rects]
-    assert heights[1] == pytest.approx(2 * heights[0]) and heights[0] == pytest.approx(2 * heights[2])
+    assert heights[1] == pytest.approx(2 * heights[0]) and heights[0] == pytest.approx(
+        2 * heights[2]
+    )
     assert _texts(root, "rc-plot__tick")[0] == "0"  # the value axis starts at 0
     assert "q1" in _texts(root, "rc-plot__tick")
 
 
 def test_text_is_escaped():
-    root = _tree(Figure(title="<b>&</b>").line([0, 1], [0, 1], label="a<b", point_labels=["<", ">"]))
+    root = _tree(
+        Figure(title="<b>&</b>").line([0, 1], [0, 1], label="a<b", point_labels=["<", ">"])
+    )
     assert root[0].text == "<b>&</b>"
 
 

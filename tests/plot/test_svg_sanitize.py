@@ -7,12 +7,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from svg_cases import CASES, assert_case, assert_only_allowed
 
 from rankcards.cards._execute import run_jobs
 from rankcards.plot import Figure
 from rankcards.web.svg import SVG_NS, allow_list, sanitize_svg
-
+from svg_cases import CASES, assert_case, assert_only_allowed
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
@@ -51,7 +50,7 @@ def test_the_build_sanitizes_an_examples_figures():
     source = (
         "class Bad:\n"
         "    def _repr_svg_(self):\n"
-        "        return '<svg onload=\"x()\"><script>x()</script><circle r=\"1\"/></svg>'\n"
+        '        return \'<svg onload="x()"><script>x()</script><circle r="1"/></svg>\'\n'
         "print('text stays')\n"
         "display(Bad())\n"
         "Bad()\n"
