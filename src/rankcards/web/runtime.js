@@ -61,7 +61,7 @@ class Runtime {
   #worker = null;
   #boot = null;
   #nextId = 1;
-  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
+  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, onFigure, kind}
   #interrupt = null; // shared with the worker when crossOriginIsolated (see interrupt.js)
   #idlers = []; // resolve functions of idle() promises
   boots = 0; // workers started in this tab: stays 1 across instant navigation
@@ -78,9 +78,9 @@ class Runtime {
     return this.#boot;
   }
 
-  async run(source, { onStdout, onStderr, timeout = DEFAULT_TIMEOUT_MS } = {}) {
+  async run(source, { onStdout, onStderr, onFigure, timeout = DEFAULT_TIMEOUT_MS } = {}) {
     await this.ensure();
-    return this.#request({ type: "run", source }, { onStdout, onStderr, kind: "run", timeout });
+    return this.#request({ type: "run", source }, { onStdout, onStderr, onFigure, kind: "run", timeout });
   }
 
   async call(target, args) {
