@@ -110,7 +110,8 @@ _MALICIOUS = (
     '<set attributeName="onmouseover" to="window.__rcPwned = 6"/>'
     "<text>drawn</text></svg>'; "
     "Bad = type('Bad', (), {'_repr_svg_': lambda self: svg}); "
-    "print('before'); display(Bad()); Bad()"
+    "Broken = type('Broken', (), {'_repr_svg_': lambda self: '<svg><rect></svg>'}); "
+    "print('before'); display(Bad(), Broken()); Bad()"
 )
 
 # A broken image's error event, the same way the malicious <img> would have fired its own.
@@ -135,7 +136,9 @@ def test_svg_with_script_and_onload_from_the_readers_code_shows_without_running(
         "(b) => !b.dataset.rcRunning && b.querySelectorAll('[data-rc-figure] svg').length === 2",
         arg=block.element_handle(),
     )
-    assert block.locator("[data-rc-output]").text_content() == "before\n"
+    assert block.locator("[data-rc-output]").text_content() == (
+        "before\n(a figure was not shown: it is not SVG this page accepts)\n"
+    )
     figures = block.locator("[data-rc-figures]")
     # drawn, and only the allowed parts
     assert figures.locator("svg rect").count() == 2

@@ -19,7 +19,7 @@
 // code that ran may be someone else's (a shared link).
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
-import { sanitizeSvg } from "./svg_sanitize.js";
+import { figureElement } from "./svg_sanitize.js";
 
 const TEXT = {
   en: {
@@ -207,16 +207,9 @@ function enhance(block) {
   };
 
   const showFigure = (markup) => {
-    const svg = sanitizeSvg(markup);
-    if (!svg) {
-      write(`${text.badFigure}\n`, "notice");
-      return;
-    }
-    const holder = document.createElement("div");
-    holder.className = "rc-example__figure";
-    holder.dataset.rcFigure = "";
-    holder.append(svg);
-    figures?.append(holder);
+    const figure = figureElement(markup);
+    if (figure) figures?.append(figure);
+    else write(`${text.badFigure}\n`, "notice");
   };
 
   async function execute() {

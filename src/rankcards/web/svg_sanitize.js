@@ -15,6 +15,9 @@
 //     XML document is inert: scripts in it never run, no resources load).
 //
 //   sanitizeSvg(markup, allow = ALLOW, doc = document) -> SVGSVGElement | null
+//   figureElement(markup) -> <div class="rc-example__figure" data-rc-figure> holding the
+//                            sanitized SVG (styled by plot.css), or null when it is rejected:
+//                            what an example (editor.js) or an exercise shows for a figure
 
 import ALLOW from "./svg_allow.js";
 
@@ -73,4 +76,14 @@ export function sanitizeSvg(markup, allow = ALLOW, doc = document) {
     return null;
   }
   return clean(root, doc, allow);
+}
+
+export function figureElement(markup, doc = document) {
+  const svg = sanitizeSvg(markup, ALLOW, doc);
+  if (!svg) return null;
+  const holder = doc.createElement("div");
+  holder.className = "rc-example__figure";
+  holder.dataset.rcFigure = "";
+  holder.append(svg);
+  return holder;
 }
