@@ -4,10 +4,13 @@ rankcards.plot passes whole. The malicious cases are shared with the page's sani
 
 from __future__ import annotations
 
+import shutil
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
+from rankcards.cards import CardError, build_cards
 from rankcards.cards._execute import run_jobs
 from rankcards.plot import Figure
 from rankcards.web.svg import SVG_NS, allow_list, sanitize_svg
@@ -60,3 +63,20 @@ def test_the_build_sanitizes_an_examples_figures():
     assert answer["figures"] == [f'<svg xmlns="{SVG_NS}"><circle r="1"></circle></svg>'] * 2
     (broken,) = run_jobs([{"kind": "example", "source": source.replace("<circle", "<circle<")}])
     assert broken["figures"] == [None, None]
+
+
+def test_a_figure_the_page_cannot_show_is_a_card_problem(tmp_path):
+    """``rankcards check`` / the build: one line naming the card, the field and the figure."""
+    fixtures = Path(__file__).parents[1] / "cards" / "fixtures"
+    for path in (fixtures / "ok").glob("*.yml"):
+        shutil.copy(path, tmp_path / path.name)
+    card = (fixtures / "bad" / "code-raises.yml").read_text(encoding="utf-8")
+    raising = card.split("  source: |\n", 1)[1].split("\n")[2]
+    assert raising == "    sum(values) / (len(values) - 3)", raising
+    broken = "    type('B', (), {'_repr_svg_': lambda self: '<svg><rect></svg>'})()"
+    (tmp_path / "code-raises.yml").write_text(card.replace(raising, broken), encoding="utf-8")
+    with pytest.raises(CardError) as caught:
+        build_cards(tmp_path, timeout=30)
+    [problem] = caught.value.problems
+    assert (problem.path.name, problem.field) == ("code-raises.yml", "code.source")
+    assert problem.message == "code example's figure 1 is not SVG the page can show"
