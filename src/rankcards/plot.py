@@ -276,11 +276,8 @@ class Figure:
             radius = 3 if s.kind == "line" else 4.5
             for x, y in coords:
                 group.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{radius}"/>')
-            for (x, y), text in zip(coords, s.point_labels, strict=False):
-                group.append(
-                    f'<text class="rc-plot__point-label" x="{_fmt(x + 6)}" y="{_fmt(y - 6)}" '
-                    f'stroke="none" font-size="10">{escape(text)}</text>'
-                )
+            for i, text in enumerate(s.point_labels):
+                group.append(_point_label(coords, i, text, bottom))
             parts.append("".join(group) + "</g>")
         return parts
 
@@ -355,6 +352,38 @@ class Figure:
         return [*parts, "</g>"]
 
 
+# Where a point's label may go (unit steps, y down), the first preferred: above, then around.
+_LABEL_SIDES = ((0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (0, 1))
+
+
+def _point_label(coords: list[tuple[float, float]], i: int, text: str, bottom: float) -> str:
+    """A label next to point ``i``, on the side farthest from the segments leaving it (so the
+    line does not cross it), never below the x axis (``bottom``)."""
+    x, y = coords[i]
+    directions = []
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(coords):
+            dx, dy = coords[j][0] - x, coords[j][1] - y
+            length = math.hypot(dx, dy) or 1.0
+            directions.append((dx / length, dy / length))
+
+    def clearance(side: tuple[int, int]) -> float:
+        norm = math.hypot(*side)
+        return min((1 - (side[0] * dx + side[1] * dy) / norm for dx, dy in directions), default=2)
+
+    def baseline(side: tuple[int, int]) -> float:
+        return y + side[1] * 9 + (4 if side[1] == 0 else 3 if side[1] > 0 else 0)
+
+    fits = [side for side in _LABEL_SIDES if baseline(side) < bottom - 8]
+    side = max(fits or _LABEL_SIDES, key=clearance)  # max keeps the first of equals: above
+    anchor = {-1: "end", 0: "middle", 1: "start"}[side[0]]
+    lx, ly = x + side[0] * 7, baseline(side)
+    return (
+        f'<text class="rc-plot__point-label" x="{_fmt(lx)}" y="{_fmt(ly)}" '
+        f'text-anchor="{anchor}" stroke="none" font-size="10">{escape(text)}</text>'
+    )
+
+
 def _span(values: list[float], bars: bool) -> tuple[float, float]:
     low, high = min(values), max(values)
     if bars:  # a bar's length is its value: the axis starts at 0
@@ -370,13 +399,15 @@ def line(
     title: str = "",
     xlabel: str = "",
     ylabel: str = "",
+    point_labels: Sequence[str] = (),
 ) -> Figure:
     """A new figure with one line: ``line(x, y, title=..., xlabel=..., ylabel=...)``.
 
     >>> line([0, 1], [1, 0], title="down").series[0].kind
     'line'
     """
-    return Figure(title=title, xlabel=xlabel, ylabel=ylabel).line(x, y, label=label)
+    fig = Figure(title=title, xlabel=xlabel, ylabel=ylabel)
+    return fig.line(x, y, label=label, point_labels=point_labels)
 
 
 def scatter(
@@ -387,13 +418,15 @@ def scatter(
     title: str = "",
     xlabel: str = "",
     ylabel: str = "",
+    point_labels: Sequence[str] = (),
 ) -> Figure:
     """A new figure with one set of points.
 
     >>> scatter([1, 2], [3, 4]).series[0].y
     (3.0, 4.0)
     """
-    return Figure(title=title, xlabel=xlabel, ylabel=ylabel).scatter(x, y, label=label)
+    fig = Figure(title=title, xlabel=xlabel, ylabel=ylabel)
+    return fig.scatter(x, y, label=label, point_labels=point_labels)
 
 
 def bar(

@@ -4,6 +4,7 @@ bad input is one clear error naming the argument. (The module's doctests run wit
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -162,3 +163,21 @@ def test_a_failing_repr_svg_is_the_examples_error():
         "ValueError: Figure: nothing to draw; add a series with line, scatter or bar\n"
     )
     assert result.figures == []
+
+
+def test_point_labels_sit_clear_of_the_line_and_above_the_axis():
+    figure = line([0, 1, 2], [0, 1, 1], point_labels=["a", "b", "c"])
+    root = _tree(figure)
+    labels = root.findall(".//s:text[@class='rc-plot__point-label']", NS)
+    assert [t.text for t in labels] == ["a", "b", "c"]
+    circles = root.findall(".//s:circle", NS)
+    axis = root.find(".//s:path[@class='rc-plot__axis']", NS).get("d")  # M<left>,<top>V<y>H<right>
+    axis_y = float(re.search(r"V([\d.]+)", axis).group(1))
+    for label in labels:
+        assert float(label.get("y")) < axis_y - 8  # never on or below the x axis
+    # "c" ends a line arriving from the left: its label is not put on that side
+    assert labels[2].get("text-anchor") != "end" or float(labels[2].get("y")) < float(
+        circles[2].get("cy")
+    )
+    # "a" starts a line leaving up and to the right: the label goes left, not up-right
+    assert labels[0].get("text-anchor") == "end"
