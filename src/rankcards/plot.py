@@ -33,6 +33,23 @@ from xml.sax.saxutils import escape
 __all__ = ["Figure", "bar", "line", "nice_ticks", "scatter"]
 
 Kind = Literal["line", "scatter", "bar"]
+# The words a figure's description adds around the data, per language.
+_WORDS = {
+    "en": {
+        "chart": "Chart",
+        "series": "series",
+        "line": "line",
+        "scatter": "points",
+        "bar": "bars",
+    },
+    "es": {
+        "chart": "Gráfico",
+        "series": "serie",
+        "line": "línea",
+        "scatter": "puntos",
+        "bar": "barras",
+    },
+}
 YPos = Callable[[float], float]  # a value's vertical position in the plot
 
 # Fallback colours (matplotlib's "tab10" start); the page's CSS overrides them per palette.
@@ -98,7 +115,8 @@ class Figure:
 
     Methods that add a series return the figure, so calls chain. ``x_range`` / ``y_range`` fix an
     axis (e.g. ``(0, 1)`` for precision and recall); otherwise it covers the data with round
-    ticks (a bar chart's value axis always includes 0).
+    ticks (a bar chart's value axis always includes 0). ``lang`` ("en" or "es") is the language
+    of the words the description adds for screen readers ("line"/"línea", ...).
     """
 
     title: str = ""
@@ -106,7 +124,12 @@ class Figure:
     ylabel: str = ""
     x_range: tuple[float, float] | None = None
     y_range: tuple[float, float] | None = None
+    lang: str = "en"  # the words of the accessible description: "en" or "es"
     series: list[Series] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.lang not in _WORDS:
+            raise ValueError(f"Figure: lang must be 'en' or 'es', got {self.lang!r}")
 
     def line(
         self,
@@ -220,7 +243,7 @@ class Figure:
         parts += self._labels(left, right, top, bottom)
         parts += self._legend(labelled if legend_rows else [], HEIGHT)
 
-        title = self.title or "Chart"
+        title = self.title or _WORDS[self.lang]["chart"]
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="rc-plot" role="img" '
             f'viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
@@ -231,17 +254,17 @@ class Figure:
 
     def _description(self) -> str:
         """Every series' points in words: what the chart shows, for a screen reader."""
-        kinds = {"line": "line", "scatter": "points", "bar": "bars"}
+        words = _WORDS[self.lang]
         described = []
         for number, s in enumerate(self.series, 1):
-            name = s.label or f"series {number}"
+            name = s.label or f"{words['series']} {number}"
             if s.kind == "bar":
                 points = ", ".join(f"{x}: {_number(y)}" for x, y in zip(s.x, s.y, strict=True))
             else:
                 points = ", ".join(
                     f"({_number(float(x))}, {_number(y)})" for x, y in zip(s.x, s.y, strict=True)
                 )
-            described.append(f"{name} ({kinds[s.kind]}): {points}.")
+            described.append(f"{name} ({words[s.kind]}): {points}.")
         axes = f"x: {self.xlabel or 'x'}; y: {self.ylabel or 'y'}."
         return " ".join([axes, *described])
 

@@ -181,3 +181,12 @@ def test_point_labels_sit_clear_of_the_line_and_above_the_axis():
     )
     # "a" starts a line leaving up and to the right: the label goes left, not up-right
     assert labels[0].get("text-anchor") == "end"
+
+
+def test_the_description_speaks_the_figures_language():
+    figure = Figure(xlabel="exhaustividad", ylabel="precisión", lang="es").line([0, 1], [1, 0.5])
+    desc = _tree(figure)[1].text
+    assert desc == "x: exhaustividad; y: precisión. serie 1 (línea): (0, 1), (1, 0.5)."
+    assert _tree(figure)[0].text == "Gráfico"
+    with pytest.raises(ValueError, match="Figure: lang must be 'en' or 'es', got 'fr'"):
+        Figure(lang="fr")
