@@ -29,9 +29,9 @@ def record_whole_run_readings(monkeypatch: Any) -> list[str]:
     unusual), recorded from now on through ``monkeypatch`` (pytest's fixture)."""
     readings: list[str] = []
 
-    def reading(path: str | os.PathLike[str]) -> Any:
+    def reading(path: str | os.PathLike[str], **options: Any) -> Any:
         readings.append(Path(path).name)
-        return read_run(path)
+        return read_run(path, **options)
 
     monkeypatch.setattr(_stream, "read_run", reading)
     return readings

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from math import log2
 from pathlib import Path
 
 import pytest
+from metrics_support import record_whole_run_readings
 
 from rankcards.cli import main
 from rankcards.metrics import _parts
@@ -156,6 +158,81 @@ def test_standard_input_errors_name_the_line(
     _stdin(monkeypatch, b"q1 Q0 a 1 0.5 s\nq\xff Q0 b 2 0.4 s\n")
     status, _, err = _run(capsys, qrels, "-")
     assert status == 1 and err.startswith("rankcards eval: <stdin>:2: not UTF-8 text")
+
+
+TRUNCATED = (
+    "truncated gzip file: the compressed data ends before the end of its stream "
+    "(an incomplete download or copy?)"
+)
+DAMAGES = {
+    # the first two thirds of the compressed bytes: the decompressor meets the end early
+    "truncated": (lambda packed: packed[: len(packed) * 2 // 3], TRUNCATED),
+    # gzip's magic, then bytes that are not a gzip header
+    "magic+garbage": (
+        lambda packed: b"\x1f\x8b" + bytes(range(7, 200)),
+        "corrupt gzip file: unknown compression method",
+    ),
+    # a valid header, then a deflate block of type 3 (there is none): zlib.error
+    "header+garbage": (
+        lambda packed: packed[:10] + b"\x07 not deflate" * 8,
+        "corrupt gzip file: invalid block type",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def large_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A plain qrels and run of 1 MB each: dozens of the streaming reader's 32 KiB blocks."""
+    folder = tmp_path_factory.mktemp("large")
+    run = "".join(f"q{q} Q0 doc{d} {d} {5000 - d} sys\n" for q in range(60) for d in range(600))
+    qrels = "".join(f"q{q} 0 doc{d} {d % 3}\n" for q in range(60) for d in range(0, 1200, 2))
+    for part, text in (("run", run), ("qrels", qrels)):
+        (folder / part).write_text(text, encoding="utf-8")
+    return {"run": folder / "run", "qrels": folder / "qrels"}
+
+
+def test_the_large_files_are_streamed_and_cut(
+    large_files: dict[str, Path], capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # what the test below damages is read by the stream, and -j 2 reads it in two processes
+    monkeypatch.setattr(_parts, "MIN_PART", 1)
+    readings = record_whole_run_readings(monkeypatch)
+    forks: list[object] = []
+    fork = _parts._fork
+    monkeypatch.setattr(_parts, "_fork", lambda *args: forks.append(args) or fork(*args))
+    files = [str(large_files["qrels"]), str(large_files["run"])]
+    alone = _run(capsys, *files, "-j", "1")
+    assert alone[0] == 0 and _run(capsys, *files, "-j", "2") == alone
+    assert readings == [] and len(forks) == (1 if _parts.can_fork() else 0)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+@pytest.mark.parametrize("broken", ["run", "qrels"])
+def test_truncated_or_corrupt_gzip_exits_1_with_one_line_naming_the_file(
+    broken: str,
+    damage: str,
+    size: str,
+    jobs: str,
+    large_files: dict[str, Path],
+    tmp_path: Path,
+    capsys,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths = {}
+    for part, small in (("run", RUN), ("qrels", QRELS)):
+        data = large_files[part].read_bytes() if size == "large" else small.encode()
+        paths[part] = tmp_path / f"{part}.gz"
+        paths[part].write_bytes(gzip.compress(data, compresslevel=1))
+    cut, message = DAMAGES[damage]
+    paths[broken].write_bytes(cut(paths[broken].read_bytes()))
+    monkeypatch.setattr(_parts, "MIN_PART", 1)  # -j 2 would cut any plain run in two
+    readings = record_whole_run_readings(monkeypatch)
+    status, out, err = _run(capsys, str(paths["qrels"]), str(paths["run"]), "-j", jobs)
+    assert (status, out) == (1, "")
+    assert err == f"rankcards eval: {paths[broken]}: {message}\n"
+    assert readings == []  # the run's stream stopped at the damage: not read a second time
 
 
 def test_level_0_counts_documents_judged_0_as_relevant(files: tuple[str, str], capsys) -> None:

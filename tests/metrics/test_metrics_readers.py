@@ -130,3 +130,74 @@ def test_run_docnos_are_bytes_like_trec_eval() -> None:
         run = read_run(path)
     assert run.raw("q1")[0] == [b"d\xe9", b"e"]
     assert run["q1"] == {"d\udce9": 1.0, "e": 1.0}  # the str view escapes the odd byte
+
+
+TRUNCATED = (
+    "truncated gzip file: the compressed data ends before the end of its stream "
+    "(an incomplete download or copy?)"
+)
+# A gzip header (deflate, no flags) whose first block has type 3, which deflate does not have.
+BAD_BLOCK = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\x07 not deflate" * 8
+
+
+def _broken_gzips(folder: str, text: str) -> dict[str, tuple[str, str]]:
+    """Files holding ``text`` gzipped and then damaged: name -> (path, the error's message)."""
+    packed = gzip.compress(text.encode())
+    flipped = bytearray(packed)
+    flipped[-8] ^= 0xFF  # the trailer's CRC-32 no longer matches the inflated bytes
+    damaged = {
+        "truncated.gz": (packed[: len(packed) * 2 // 3], TRUNCATED),
+        "magic-garbage.gz": (b"\x1f\x8b" + bytes(range(7, 200)), "unknown compression method"),
+        "bad-block.gz": (BAD_BLOCK, "invalid block type"),
+        "flipped.gz": (bytes(flipped), "CRC check failed"),
+    }
+    found = {}
+    for name, (data, message) in damaged.items():
+        path = os.path.join(folder, name)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        found[name] = (path, message)
+    return found
+
+
+def _one_line_error(read: object, path: str) -> str:
+    """The TrecFormatError's message for ``read(path)``, checked to name the file alone."""
+    try:
+        read(path)  # type: ignore[operator]
+    except TrecFormatError as error:
+        assert (error.path, error.line) == (path, None)
+        assert "\n" not in str(error) and str(error).startswith(f"{path}: ")
+        return error.message
+    raise AssertionError(f"no TrecFormatError for {path}")
+
+
+def test_truncated_or_corrupt_gzip_is_one_line_naming_the_file() -> None:
+    lines = "".join(f"q{q} Q0 d{d} {d} {100 - d} t\n" for q in range(40) for d in range(50))
+    judgments = "".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(40) for d in range(50))
+    with tempfile.TemporaryDirectory() as folder:
+        for read, text in ((read_run, lines), (read_qrels, judgments)):
+            for path, expected in _broken_gzips(folder, text).values():
+                message = _one_line_error(read, path)
+                assert message == TRUNCATED if expected == TRUNCATED else expected in message
+                assert message.startswith(("truncated gzip file", "corrupt gzip file: "))
+
+
+def test_on_read_counts_the_bytes_of_the_file() -> None:
+    text = "".join(f"q{q} Q0 d{d} {d} {100 - d} t\n" for q in range(30) for d in range(40))
+    with tempfile.TemporaryDirectory() as folder:
+        plain = os.path.join(folder, "run")
+        packed = os.path.join(folder, "run.gz")
+        with open(plain, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        with open(packed, "wb") as handle:
+            handle.write(gzip.compress(text.encode()))
+        for path in (plain, packed):
+            counts: list[int] = []
+            assert read_run(path, on_read=counts.append) == read_run(plain)
+            assert sum(counts) == os.path.getsize(path) and counts and min(counts) > 0
+        judgments = os.path.join(folder, "qrels")
+        with open(judgments, "w", encoding="utf-8") as handle:
+            handle.write("# judged by hand\nq1 0 d1 1\n")  # a comment: read a second time
+        counts = []
+        read_qrels(judgments, on_read=counts.append)
+        assert sum(counts) == 2 * os.path.getsize(judgments)

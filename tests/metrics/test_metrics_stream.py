@@ -8,6 +8,7 @@ and the general one for anything else.
 from __future__ import annotations
 
 import gzip
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from rankcards.metrics import (
     TrecFormatError,
     _fastrun,
     _parts,
+    _readers,
     evaluate,
     evaluate_files,
     read_qrels,
@@ -168,3 +170,52 @@ def test_the_scorer_leaves_the_measured_queries_it_is_given_as_they_were() -> No
     result = Scorer(measure_specs(["RR"]), None, 1).evaluation(qrels, measured, complete=True)
     assert result.per_query == {"q1": {"RR": 1.0}, "q2": {"RR": 0.0}}
     assert measured == {"q1": {"RR": 1.0}}  # q2, scored as an empty ranking, is not added here
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize(("first", "readings"), [("", 1), ("# a comment\n", 2)])
+@pytest.mark.parametrize("packed", [False, True])
+def test_progress_counts_every_byte_of_both_files(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    first: str,
+    readings: int,
+    packed: bool,
+    jobs: int,
+) -> None:
+    # streamed; or, after a comment line, read a second time, whole (the count starts again)
+    lines = "".join(
+        f"q{q} Q0 d{d * 7919 % 9973} 1 {d % 7} s\n" for q in range(1, 5) for d in range(1500)
+    )
+    qrels_path, run_path = _write(tmp_path, QRELS, first + lines)
+    if packed:
+        for path in (qrels_path, run_path):
+            Path(path).write_bytes(gzip.compress(Path(path).read_bytes()))
+    monkeypatch.setattr(_parts, "MIN_PART", 1)  # -j 2 cuts a plain run in two
+    monkeypatch.setattr(_fastrun, "_BLOCK", 512)
+    monkeypatch.setattr(_readers, "_BUFFER", 1024)  # many reads, many reports
+    reports: list[tuple[int, int]] = []
+    result = evaluate_files(
+        qrels_path, run_path, ["AP"], jobs=jobs, progress=lambda *done: reports.append(done)
+    )
+    assert result.per_query == evaluate_files(qrels_path, run_path, ["AP"]).per_query
+    total = Path(qrels_path).stat().st_size + Path(run_path).stat().st_size
+    assert reports[-1] == (total, total) and {whole for _, whole in reports} == {total}
+    done = [count for count, _ in reports]
+    # the qrels, then the run as read (in two parts: each part's end), up to the total: a
+    # second reading counts from the run's start again, never past the total
+    assert len(set(done)) > (3 if jobs == 1 else 2) and 0 < done[0] < total
+    if readings == 1:
+        assert all(earlier < later for earlier, later in itertools.pairwise(done))
+
+
+def test_a_damaged_gzip_run_gives_the_error_reading_it_gives(tmp_path: Path) -> None:
+    lines = "".join(f"q{q} Q0 d{d} 1 {d} s\n" for q in range(1, 5) for d in range(3000))
+    qrels, run = _write(tmp_path, QRELS, "")
+    packed = gzip.compress(lines.encode())
+    for damaged in (packed[: len(packed) // 2], packed[:10] + b"\x07" * 50):
+        Path(run).write_bytes(damaged)
+        streamed = _outcome(lambda: evaluate_files(qrels, run, ["AP"]))
+        read = _outcome(lambda: evaluate(read_qrels(qrels), read_run(run), ["AP"]))
+        assert streamed == read and streamed[0] == "error"
+        assert streamed[2].startswith(f"{run}: ") and "gzip file" in streamed[2]

@@ -6,7 +6,9 @@ anything after the tag are ignored; the score is a finite double). Lines whose f
 starts with ``#`` and blank lines are skipped; columns are split on ASCII whitespace, as C's
 ``isspace`` does. A docno twice for one query and an empty input are errors. A path may be
 gzip-compressed (recognised by its magic bytes). Qids must be UTF-8; docnos are compared as
-bytes, as trec_eval does, so they may be in any encoding.
+bytes, as trec_eval does, so they may be in any encoding. A truncated or corrupt gzip file is a
+data error like any other: one line naming the file (:class:`TrecFormatError`), never the
+decompressor's own exception.
 
 Speed and memory: a run is read as bytes, in blocks split with one C call each when their
 lines are regular (see ``_fastrun``), and per query only the docnos (bytes) and an
@@ -18,9 +20,12 @@ exact line. One-shot iterables are buffered for that.
 
 from __future__ import annotations
 
+import gzip
+import io
 import os
+import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import isfinite
 from typing import BinaryIO, cast
 
@@ -30,25 +35,32 @@ from ._fastqrels import read_file as read_qrels_file
 from ._fastrun import Fallback, read_file, read_lines
 
 PathOrLines = str | os.PathLike[str] | Iterable[str]
+#: told how many bytes of a file have been read so far (compressed bytes for a gzip file)
+OnRead = Callable[[int], None]
 
 _RUN_FORM = "expected 6 columns 'qid Q0 docno rank score tag', got {}"
 _QRELS_FORM = "expected 4 columns 'qid iter docno rel', got {}"
 
 
-def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
+def read_qrels(
+    source: PathOrLines, name: str | None = None, *, on_read: OnRead | None = None
+) -> Qrels:
     """Read TREC qrels (``qid iter docno rel``) from a path (plain or .gz) or lines.
 
     Args:
         source: a file path, or an iterable of text lines (e.g. ``text.splitlines()``).
         name: the name used in error messages (default: the path, or ``<lines>``).
+        on_read: for a path, called after each read from the file with the bytes read so
+            far (compressed bytes for a gzip file), e.g. to show progress. A file with an
+            unusual line is read a second time: the count starts again from 0.
 
     Returns:
         Qrels: a mapping ``qid -> {docno: rel}``.
 
     Raises:
         TrecFormatError: wrong column count, non-integer relevance, a docno twice for one
-            query, a qid that is not UTF-8, or no judgments at all; ``.path`` and ``.line``
-            locate it.
+            query, a qid that is not UTF-8, no judgments at all, or a file that cannot be read
+            (missing, or a truncated or corrupt gzip file); ``.path`` and ``.line`` locate it.
 
     Reference:
         trec_eval v10.0, ``get_qrels.c``.
@@ -61,19 +73,16 @@ def read_qrels(source: PathOrLines, name: str | None = None) -> Qrels:
     label = _name(source, name)
     data: dict[str, dict[bytes, int]] = {}
     try:
-        try:
-            opened = _Source(source, label)
-            with opened as lines:
-                if opened.handle is None:
-                    _read_qrels_lines(lines, label, data)
-                else:
-                    data = read_qrels_file(opened.handle)
-        except Fallback:
-            data = {}
-            with _Source(source, label) as lines:
+        opened = _Source(source, label, on_read)
+        with opened as lines:
+            if opened.handle is None:
                 _read_qrels_lines(lines, label, data)
-    except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
-        raise TrecFormatError(label, None, f"cannot read: {error}") from None
+            else:
+                data = read_qrels_file(opened.handle)
+    except Fallback:
+        data = {}
+        with _Source(source, label, on_read) as lines:
+            _read_qrels_lines(lines, label, data)
     if not data:
         raise TrecFormatError(label, None, "empty qrels: no judgment lines")
     return Qrels(data, label)
@@ -113,12 +122,13 @@ def _read_qrels_lines(
         judged[docno] = int(rel)
 
 
-def read_run(source: PathOrLines, name: str | None = None) -> Run:
+def read_run(source: PathOrLines, name: str | None = None, *, on_read: OnRead | None = None) -> Run:
     """Read a TREC run (``qid Q0 docno rank score tag``) from a path (plain or .gz) or lines.
 
     Args:
         source: a file path, or an iterable of text lines (e.g. ``text.splitlines()``).
         name: the name used in error messages (default: the path, or ``<lines>``).
+        on_read: as for :func:`read_qrels`.
 
     Returns:
         Run: per query, docnos and scores in file order (ranking happens at evaluation:
@@ -126,7 +136,8 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
 
     Raises:
         TrecFormatError: fewer than 6 columns, a score that is not a finite number, a docno
-            twice for one query, a qid that is not UTF-8, or no result lines; ``.path`` and
+            twice for one query, a qid that is not UTF-8, no result lines, or a file that
+            cannot be read (missing, or a truncated or corrupt gzip file); ``.path`` and
             ``.line`` locate the problem.
 
     Reference:
@@ -141,15 +152,12 @@ def read_run(source: PathOrLines, name: str | None = None) -> Run:
     if not isinstance(source, (str, os.PathLike, Sequence)):
         source = list(source)  # one-shot iterable: keep it for a second, strict reading
     try:
-        try:
-            opened = _Source(source, label)
-            with opened as lines:
-                data = read_lines(lines) if opened.handle is None else read_file(opened.handle)
-        except Fallback:
-            with _Source(source, label) as lines:
-                data = _strict_run(lines, label)
-    except (OSError, EOFError) as error:  # e.g. a truncated or corrupt gzip file
-        raise TrecFormatError(label, None, f"cannot read: {error}") from None
+        opened = _Source(source, label, on_read)
+        with opened as lines:
+            data = read_lines(lines) if opened.handle is None else read_file(opened.handle)
+    except Fallback:
+        with _Source(source, label, on_read) as lines:
+            data = _strict_run(lines, label)
     if not data:
         raise TrecFormatError(label, None, "empty run: no result lines")
     return Run(data, label)
@@ -208,11 +216,13 @@ class _Source:
     """Context manager yielding the input as byte lines: a file (gunzipped) or given lines.
 
     ``handle`` is the open file while inside, for readers that read blocks instead of lines.
+    A file that cannot be opened or read (:class:`UnreadableFile`) raises TrecFormatError.
     """
 
-    def __init__(self, source: PathOrLines, label: str) -> None:
+    def __init__(self, source: PathOrLines, label: str, on_read: OnRead | None = None) -> None:
         self._source = source
         self._label = label
+        self._on_read = on_read
         self.handle: BinaryIO | None = None
 
     def __enter__(self) -> Iterator[bytes]:
@@ -220,29 +230,142 @@ class _Source:
         if not isinstance(source, (str, os.PathLike)):
             return _encoded(source, self._label)
         try:
-            self.handle = open_bytes(source)
+            self.handle = open_bytes(source, self._on_read)
         except OSError as error:
-            raise TrecFormatError(self._label, None, error.strerror or str(error)) from None
+            raise unreadable(self._label, error) from None
         return iter(self.handle)
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
         if self.handle is not None:
             self.handle.close()
+        if isinstance(error, OSError):  # raised while reading, e.g. UnreadableFile
+            raise unreadable(self._label, error) from None
+
+
+class UnreadableFile(OSError):
+    """A file whose bytes are not what they claim to be: a truncated or corrupt gzip stream."""
+
+
+def unreadable(label: str, error: OSError) -> TrecFormatError:
+    """The one-line data error for a file that cannot be opened or read."""
+    if isinstance(error, UnreadableFile):
+        return TrecFormatError(label, None, str(error))
+    return TrecFormatError(label, None, error.strerror or str(error))
 
 
 def is_gzip(path: str | os.PathLike[str]) -> bool:
     """Whether a file is gzip-compressed, by its magic bytes, not its name."""
     with open(path, "rb") as probe:
-        return probe.read(2) == b"\x1f\x8b"
+        return probe.read(2) == _GZIP_MAGIC
 
 
-def open_bytes(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a file for reading bytes, gzip or not (see :func:`is_gzip`)."""
-    if is_gzip(path):
-        import gzip
+def open_bytes(path: str | os.PathLike[str], on_read: OnRead | None = None) -> BinaryIO:
+    """Open a file for reading bytes, gzip or not (see :func:`is_gzip`).
 
-        return cast(BinaryIO, gzip.open(path, "rb"))
-    return open(path, "rb", buffering=1 << 20)  # fewer, larger reads for big runs
+    ``on_read`` is told the bytes read so far after each read from the file. A gzip file that
+    turns out truncated or corrupt while it is read raises :class:`UnreadableFile` (an
+    ``OSError``) saying which, instead of ``EOFError``, ``zlib.error`` or ``BadGzipFile``.
+    """
+    raw: io.RawIOBase = io.FileIO(path, "rb")
+    if on_read is not None:
+        raw = _Counted(raw, on_read)
+    handle = io.BufferedReader(raw, _BUFFER)
+    if handle.peek(2)[:2] == _GZIP_MAGIC:
+        return cast(BinaryIO, _CheckedGzip(cast(BinaryIO, handle)))
+    return cast(BinaryIO, handle)
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_BUFFER = 1 << 20  # bytes per read from the file: fewer, larger reads for big runs
+
+
+class _Counted(io.RawIOBase):
+    """A raw file that tells ``on_read`` how many bytes it has returned, after each read."""
+
+    def __init__(self, raw: io.RawIOBase, on_read: OnRead) -> None:
+        super().__init__()
+        self._raw = raw
+        self._on_read = on_read
+        self._count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: object) -> int | None:
+        count = self._raw.readinto(buffer)  # type: ignore[arg-type]
+        if count:
+            self._count += count
+            self._on_read(self._count)
+        return count
+
+    def seekable(self) -> bool:
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _gzip_error(error: Exception) -> UnreadableFile:
+    """What a decompressor's exception means to the reader, in one line."""
+    if isinstance(error, EOFError):
+        return UnreadableFile(
+            "truncated gzip file: the compressed data ends before the end of its stream "
+            "(an incomplete download or copy?)"
+        )
+    detail = str(error)
+    if isinstance(error, zlib.error):  # "Error -3 while decompressing data: invalid block type"
+        detail = detail.rpartition(": ")[2]
+    if detail[1:2].islower():  # "Unknown compression method", not "CRC check failed"
+        detail = detail[0].lower() + detail[1:]
+    return UnreadableFile(f"corrupt gzip file: {detail}")
+
+
+class _CheckedGzip(gzip.GzipFile):
+    """A gzip file whose read errors are :class:`UnreadableFile`, and which closes the file
+    it reads from (``GzipFile`` leaves a given file object open)."""
+
+    _ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
+
+    def __init__(self, source: BinaryIO) -> None:
+        super().__init__(fileobj=source, mode="rb")
+        self._source = source
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            return super().read(size)
+        except self._ERRORS as error:
+            raise _gzip_error(error) from None
+
+    def read1(self, size: int = -1) -> bytes:
+        try:
+            return super().read1(size)
+        except self._ERRORS as error:
+            raise _gzip_error(error) from None
+
+    def readline(self, size: int | None = -1) -> bytes:
+        try:
+            return super().readline(size)
+        except self._ERRORS as error:
+            raise _gzip_error(error) from None
+
+    def peek(self, n: int) -> bytes:
+        try:
+            return super().peek(n)
+        except self._ERRORS as error:
+            raise _gzip_error(error) from None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._source.close()
 
 
 def _encoded(lines: Iterable[str], label: str) -> Iterator[bytes]:

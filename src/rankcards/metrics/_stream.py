@@ -13,7 +13,7 @@ exactly those of ``evaluate(read_qrels(qrels), read_run(run), ...)``, which the 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import groupby
 from math import isfinite
 
@@ -22,9 +22,11 @@ from ._data import Qrels
 from ._evaluate import Evaluation, Scorer, check_options, evaluate, measure_specs, prepare
 from ._fastrun import Fallback, blocks, parse_scores, qid_text, regular
 from ._measure import MeasureSpec
-from ._readers import open_bytes, read_qrels, read_run
+from ._readers import OnRead, open_bytes, read_qrels, read_run, unreadable
 
 Path = str | os.PathLike[str]
+#: told the bytes read so far and the bytes to read in all
+Progress = Callable[[int, int], None]
 _Measured = dict[str, dict[str, float]]  # qid -> measure -> value
 
 
@@ -36,6 +38,8 @@ def evaluate_files(
     depth: int | None = None,
     rel_level: int = 1,
     jobs: int = 1,
+    *,
+    progress: Progress | None = None,
 ) -> Evaluation:
     """Evaluate a TREC run file against a qrels file, reading the run query by query.
 
@@ -51,12 +55,17 @@ def evaluate_files(
             4 MiB per process is cut at query boundaries and its parts are read in forked
             processes, where the platform can fork: the same result in less time on several
             cores. Fork from a program with no other thread running (the CLI has none).
+        progress: called as the files are read, with the bytes read so far and the bytes to
+            read in all (both files; a gzip file counts its compressed bytes). A run with an
+            unusual line is read a second time (see the module's docstring): the count goes
+            back to the qrels' size, and on to the total again.
 
     Returns:
         Evaluation: per-query values and aggregates.
 
     Raises:
-        TrecFormatError: a bad line in either file, named by path and line.
+        TrecFormatError: a bad line in either file, named by path and line; a file that
+            cannot be read (missing, or a truncated or corrupt gzip file), named by path.
         MeasureError: a measure name is invalid.
         ValueError: ``depth`` < 1, ``rel_level`` < 0, ``jobs`` < 1, or no query in common
             (without ``complete``).
@@ -76,23 +85,44 @@ def evaluate_files(
     if jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs}")
     specs = measure_specs(measures)
-    judged = read_qrels(qrels)
+    on_qrels = on_run = None
+    if progress:
+        qrels_size = _size(qrels)
+        total = qrels_size + _size(run)
+        on_qrels = lambda count: progress(count, total)  # noqa: E731 - two one-liners
+        on_run = lambda count: progress(qrels_size + count, total)  # noqa: E731
+    judged = read_qrels(qrels, on_read=on_qrels)
     scorer = Scorer(specs, depth, rel_level)
     try:
-        measured = _measure_run(run, judged, scorer, depth, jobs)
+        measured = _measure_run(run, judged, scorer, depth, jobs, on_run)
     except Fallback:
-        return evaluate(judged, read_run(run), specs, complete, depth, rel_level)
+        ranked = read_run(run, on_read=on_run)
+        return evaluate(judged, ranked, specs, complete, depth, rel_level)
     return scorer.evaluation(judged, measured, complete)
 
 
+def _size(path: Path) -> int:
+    """A file's size; 0 for one that cannot be read (its reader says why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def _measure_run(
-    path: Path, qrels: Qrels, scorer: Scorer, depth: int | None, jobs: int
+    path: Path,
+    qrels: Qrels,
+    scorer: Scorer,
+    depth: int | None,
+    jobs: int,
+    on_read: OnRead | None = None,
 ) -> _Measured:
     """The values of every query of both the run and the qrels; Fallback on anything unusual.
 
     With ``jobs`` > 1, a large plain run is cut at query boundaries into parts measured in
     parallel processes (``_parts``); a qid read by two parts falls back like any other query
-    that comes back.
+    that comes back. A file that turns out unreadable (a truncated or corrupt gzip file)
+    raises TrecFormatError at once: reading it again would meet the same end.
     """
     try:
         parts = _parts.ranges(path, jobs) if jobs > 1 and _parts.can_fork() else []
@@ -100,24 +130,30 @@ def _measure_run(
         raise Fallback from None  # read_run says why, as it always does
 
     def measure_part(start: int, stop: int | None) -> tuple[_Measured, set[bytes]]:
-        try:
-            handle = open_bytes(path)
+        try:  # in parts, the parts' ends are the progress (a read goes on past its part's end)
+            handle = open_bytes(path, on_read if stop is None else None)
         except OSError:
             raise Fallback from None
         with handle:
-            handle.seek(start)
-            size = None if stop is None else stop - start
-            return _measure_blocks(blocks(handle, size), qrels, scorer, depth)
+            try:
+                handle.seek(start)
+                size = None if stop is None else stop - start
+                return _measure_blocks(blocks(handle, size), qrels, scorer, depth)
+            except OSError as error:  # e.g. a truncated or corrupt gzip file
+                raise unreadable(os.fspath(path), error) from None
 
     if len(parts) < 2:
         measured, read = measure_part(0, None)
     else:
         measured, read = {}, set()
-        for part_measured, part_read in _parts.in_processes(measure_part, parts):
+        results = _parts.in_processes(measure_part, parts)
+        for (_, stop), (part_measured, part_read) in zip(parts, results, strict=True):
             if not read.isdisjoint(part_read):  # a query in two parts: not grouped by query
                 raise Fallback
             read |= part_read
             measured |= part_measured
+            if on_read:
+                on_read(stop)
     if not read:  # nothing read: read_run says the run is empty
         raise Fallback
     return measured

@@ -18,12 +18,14 @@ def preload(names):
             except Exception:
                 pass  # the demo's own call reports it, with its traceback
 
-def call(target, args):
+def call(target, args, progress=None):
     module_name, _, name = target.partition(":")
     if not module_name.startswith("rankcards.") or not name:
         raise ValueError(f"call target must be 'rankcards.<module>:<function>', got {target!r}")
     function = getattr(importlib.import_module(module_name), name)
     args = json.loads(args)
+    if progress is not None:  # a JavaScript function: the worker posts what it is told
+        args["progress"] = progress
     if isinstance(args, dict):
         value = function(**args)
     elif isinstance(args, list):

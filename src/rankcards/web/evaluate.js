@@ -1,30 +1,29 @@
-// The "Evaluate your own run" page (templates/evaluate.html.jinja): reads a qrels and a run
-// (dropped, chosen or pasted; gzip detected by its magic bytes and inflated with
-// DecompressionStream), evaluates them in the Pyodide worker with rankcards.metrics
-// (rankcards.viz._evaluate:evaluate_texts) and shows a sortable per-query table with CSV and
-// JSON downloads made from Blob URLs.
+// The "Evaluate your own run" page (templates/evaluate.html.jinja): takes a qrels and a run
+// (dropped, chosen or pasted) and evaluates them in the Pyodide worker with rankcards.metrics
+// (rankcards.viz._evaluate:evaluate_run_files, the path of `rankcards eval -j 1`), then shows a
+// sortable per-query table with CSV and JSON downloads made from Blob URLs.
 //
 //   import { mountEvaluate } from "./evaluate.js";   mountEvaluate(root = document)
 //
+// Why the files go to the worker as they are (File objects; a pasted text as a Blob): the
+// worker mounts them and Python reads their bytes in blocks as it evaluates (gzip inflated as it
+// goes, by Python like the CLI), so this page never holds, decodes or copies a large run, and
+// the evaluation reports how far it has read: the <progress> bar moves, the page stays
+// responsive, and Cancel stops it (runtime.stop()).
 // Why everything stays local: a reader's run and judgments may be private, so the files are only
-// read with File/Blob APIs and handed to the worker; no request ever carries them.
-// The root's data-rc-state is idle | running | done | error; a `rankcards:evaluated` CustomEvent
-// {detail: {ms, queries}} fires on it after each evaluation.
+// read with File/Blob APIs in this tab's worker; no request ever carries them.
+// The root's data-rc-state is idle | running | done | error | cancelled; a `rankcards:evaluated`
+// CustomEvent {detail: {ms, queries}} fires on it after each evaluation.
 import { runtime } from "./runtime.js";
 
-const ENTRY = "rankcards.viz._evaluate:evaluate_texts";
+const ENTRY = "rankcards.viz._evaluate:evaluate_run_files";
 const format = (template, values) =>
   template.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
 
-async function readText(file) {
-  let bytes = new Uint8Array(await file.arrayBuffer());
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  }
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes); // like the CLI: no silent U+FFFD
+function size(bytes) {
+  if (bytes >= 100_000) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return bytes >= 1000 ? `${(bytes / 1e3).toFixed(1)} kB` : `${bytes} B`;
 }
-
 
 function csvCell(text) {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -33,7 +32,8 @@ function csvCell(text) {
 class Evaluator {
   #root;
   #t;
-  #inputs = { qrels: null, run: null }; // {name, text} from a file, or null to use the textarea
+  #inputs = { qrels: null, run: null }; // a chosen or dropped File, or null to use the textarea
+  #task = null; // the evaluation under way: {cancelled, cancel}
   #result = null;
   #sort = { column: -1, descending: false };
   #urls = [];
@@ -46,6 +46,7 @@ class Evaluator {
       event.preventDefault();
       this.evaluate();
     });
+    this.#q("[data-rc-eval-cancel]").addEventListener("click", () => this.cancel());
     root.dataset.rcState = "idle";
   }
 
@@ -75,27 +76,45 @@ class Evaluator {
     });
   }
 
-  async #load(part, file) {
+  // A file is only named here: it is read by the worker when Evaluate is pressed.
+  #load(part, file) {
+    this.#inputs[part] = file;
+    this.#q(`[data-rc-text="${part}"]`).value = "";
     const loaded = this.#q(`[data-rc-loaded="${part}"]`);
-    try {
-      const text = await readText(file);
-      this.#inputs[part] = { name: file.name, text };
-      this.#q(`[data-rc-text="${part}"]`).value = "";
-      const lines = text.split("\n").filter((line) => line.trim()).length;
-      loaded.textContent = format(this.#t.tLoaded, { name: file.name, lines });
-    } catch (error) {
-      this.#inputs[part] = null;
-      loaded.textContent = `${file.name}: ${error.message}`;
-    }
+    loaded.textContent = format(this.#t.tLoaded, { name: file.name, size: size(file.size) });
   }
 
   #source(part) {
-    if (this.#inputs[part]) return this.#inputs[part];
+    if (this.#inputs[part]) return { name: this.#inputs[part].name, blob: this.#inputs[part] };
     const text = this.#q(`[data-rc-text="${part}"]`).value;
-    return text.trim() ? { name: part, text } : null;
+    return text.trim() ? { name: part, blob: new Blob([text]) } : null;
+  }
+
+  #showRunning(running) {
+    this.#q("[data-rc-evaluate-button]").disabled = running;
+    this.#q("[data-rc-eval-progress]").hidden = !running;
+    const bar = this.#q("[data-rc-progress]");
+    bar.removeAttribute("value"); // indeterminate until the worker reports
+    bar.max = 1;
+  }
+
+  #progress(done, total) {
+    const bar = this.#q("[data-rc-progress]");
+    bar.max = Math.max(total, 1);
+    bar.value = Math.min(done, bar.max);
+  }
+
+  // Stop the evaluation under way: the worker's Python is interrupted (or the worker replaced,
+  // see runtime.stop), and the page can evaluate again at once.
+  cancel() {
+    if (!this.#task) return;
+    this.#task.cancelled = true;
+    this.#task.cancel(); // the page is free at once, even while Python is still booting
+    runtime.stop();
   }
 
   async evaluate() {
+    if (this.#task) return;
     const errors = this.#q("[data-rc-eval-errors]");
     const status = this.#q("[data-rc-eval-status]");
     errors.replaceChildren();
@@ -106,22 +125,46 @@ class Evaluator {
       this.#root.dataset.rcState = "error";
       return;
     }
+    const task = { cancelled: false, cancel: null };
+    const cancelled = new Promise((resolve) => {
+      task.cancel = resolve;
+    });
+    this.#task = task;
     this.#root.dataset.rcState = "running";
+    this.#showRunning(true);
     status.textContent = this.#t.tRunning;
     const started = performance.now();
     let reply;
     try {
-      reply = await runtime.call(ENTRY, {
-        qrels: qrels.text,
-        run: run.text,
-        qrels_name: qrels.name,
-        run_name: run.name,
-        measures: this.#q("[data-rc-measures]").value,
-        complete: this.#q("[data-rc-complete]").checked,
-        level: Number(this.#q("[data-rc-level]").value || 1),
-      });
+      await Promise.race([runtime.ensure(), cancelled]);
+      if (!task.cancelled) {
+        const call = runtime.call(
+          ENTRY,
+          {
+            qrels_name: qrels.name,
+            run_name: run.name,
+            measures: this.#q("[data-rc-measures]").value,
+            complete: this.#q("[data-rc-complete]").checked,
+            level: Number(this.#q("[data-rc-level]").value || 1),
+          },
+          {
+            files: { qrels: qrels.blob, run: run.blob },
+            onProgress: (done, total) => this.#progress(done, total),
+          },
+        );
+        call.catch(() => {}); // once cancelled, its end is of no interest
+        reply = await Promise.race([call, cancelled]);
+      }
     } catch (error) {
       reply = { ok: false, error: error.message };
+    } finally {
+      this.#task = null;
+      this.#showRunning(false);
+    }
+    if (task.cancelled) {
+      status.textContent = this.#t.tCancelled;
+      this.#root.dataset.rcState = "cancelled";
+      return;
     }
     status.textContent = "";
     if (!reply.ok) {

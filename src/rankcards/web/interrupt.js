@@ -25,6 +25,12 @@ export function signalStop(buffer, id) {
   Atomics.store(buffer, SIGNAL, SIGINT);
 }
 
+// The worker: whether the last Stop was aimed at request `id` (or a later one), i.e. meant for
+// what is running now rather than for a run that had ended when it was sent.
+export function aimedAt(buffer, id) {
+  return Atomics.load(buffer, TARGET) >= id;
+}
+
 // The worker: set the signal again for the run it was aimed at (something else read it first).
 export function resignal(buffer) {
   Atomics.store(buffer, SIGNAL, SIGINT);

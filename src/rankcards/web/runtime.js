@@ -15,12 +15,18 @@
 //                        null. Never rejects for the code's own errors: they are data.
 //                        onFigure(svg) gets each figure's SVG markup, unsanitized (the caller
 //                        sanitizes it: see svg_sanitize.js).
-//   runtime.call("module:function", args) -> Promise<any>: calls a Python function in the worker;
-//                        `args` is JSON: an object is passed as keyword arguments, an array as
-//                        positional ones; the JSON-serialisable result is returned. Rejects with
-//                        an Error whose .pythonType / .traceback describe a Python exception.
-//   runtime.stop()       ends the current run now: interrupts Python when the page is
-//                        crossOriginIsolated, otherwise terminates the worker and boots a new one.
+//   runtime.call("module:function", args, {files, onProgress}) -> Promise<any>: calls a Python
+//                        function in the worker; `args` is JSON: an object is passed as keyword
+//                        arguments, an array as positional ones; the JSON-serialisable result is
+//                        returned. Rejects with an Error whose .pythonType / .traceback describe
+//                        a Python exception. A long call: `files` {name: Blob} are read by the
+//                        function from paths passed as keyword arguments of those names (never
+//                        copied whole); `onProgress(done, total)` receives what the function
+//                        reports through its `progress` argument; runtime.stop() ends it like a
+//                        run, and it rejects with an Error whose .reason is "stopped".
+//   runtime.stop()       ends the current run (or long call) now: interrupts Python when the
+//                        page is crossOriginIsolated, otherwise terminates the worker and boots
+//                        a new one.
 //   runtime.busy         true while a run or call is in the worker
 //   runtime.idle()       -> Promise<void>: resolves once no run or call is in the worker (the
 //                        editor waits for it, so parsing CodeMirror never delays a demo's view)
@@ -83,16 +89,18 @@ class Runtime {
     return this.#request({ type: "run", source }, { onStdout, onStderr, onFigure, kind: "run", timeout });
   }
 
-  async call(target, args) {
+  async call(target, args, { files, onProgress } = {}) {
     await this.ensure();
-    const reply = await this.#request(
-      { type: "call", target, args: JSON.stringify(args ?? null) },
-      { kind: "call" },
-    );
+    const message = { type: "call", target, args: JSON.stringify(args ?? null) };
+    const long = Boolean(files || onProgress);
+    if (files) message.files = files;
+    if (onProgress) message.progress = true;
+    const reply = await this.#request(message, { kind: "call", long, onProgress });
     if (!reply.ok) {
-      const error = new Error(reply.error.message);
+      const error = new Error(reply.interrupted ? "Python call stopped" : reply.error.message);
       error.pythonType = reply.error.type;
       error.traceback = reply.error.traceback;
+      if (reply.interrupted) error.reason = reply.reason;
       throw error;
     }
     return JSON.parse(reply.result);
@@ -200,6 +208,10 @@ class Runtime {
   #reply(data) {
     const entry = this.#pending.get(data.id);
     if (!entry) return;
+    if (data.type === "call-progress") {
+      entry.onProgress?.(data.done, data.total);
+      return;
+    }
     if (data.type === "stdout" || data.type === "stderr") {
       const sink = data.type === "stdout" ? entry.onStdout : entry.onStderr;
       entry.output += data.text;
@@ -214,7 +226,7 @@ class Runtime {
     this.#pending.delete(data.id);
     this.#settle();
     if (entry.kind === "call") {
-      entry.resolve(data);
+      entry.resolve(data.interrupted ? { ...data, reason: entry.reason ?? "stopped" } : data);
     } else if (data.interrupted) {
       entry.resolve({ ok: false, output: entry.output, error: null, reason: entry.reason ?? "stopped" });
     } else {
@@ -228,9 +240,11 @@ class Runtime {
   // Stop the runs in the worker: interrupt Python if we can, else (or if it does not yield in
   // time) terminate the worker, fail the pending requests and boot a fresh one in the background.
   #end(reason) {
-    // Stop ends runs: a demo's call queued behind one may take longer than the grace period
-    // without hanging, and must not make the worker restart.
-    const stopping = [...this.#pending].filter(([, { kind, stopped }]) => kind === "run" && !stopped);
+    // Stop ends runs and long calls: a demo's call queued behind one may take longer than the
+    // grace period without hanging, and must not make the worker restart.
+    const stopping = [...this.#pending].filter(
+      ([, { kind, long, stopped }]) => (kind === "run" || long) && !stopped,
+    );
     if (!this.#worker || stopping.length === 0) return;
     for (const entry of this.#pending.values()) entry.reason = reason;
     if (this.#interrupt) {
@@ -262,7 +276,9 @@ class Runtime {
       if (entry.kind === "run") {
         entry.resolve({ ok: false, output: entry.output, error: message, reason });
       } else {
-        entry.reject(new Error(message ?? `Python call ${reason}`));
+        const error = new Error(message ?? `Python call ${reason}`);
+        error.reason = reason;
+        entry.reject(error);
       }
     }
     this.#pending.clear();

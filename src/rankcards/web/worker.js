@@ -17,6 +17,12 @@
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
 //   -> {id, type: "call", target, args}      args: a JSON string (object = kwargs, array = args)
 //   <- {id, type: "result", ok, result | error: {type, message, traceback}}
+//   -> {id, type: "call", target, args, files, progress}   a long call (see longCall): files
+//                                            {name: Blob}, each mounted read-only and its path
+//                                            passed as the keyword argument `name`; progress:
+//                                            true to pass `progress`, a function (done, total)
+//   <- {id, type: "call-progress", done, total}   each time Python calls it
+//   <- {id, type: "result", ok, result | error, interrupted}   interrupted: a Stop ended it
 // Errors are data: nothing here throws across the boundary.
 //
 // Why these boot steps: a first visit restores the memory snapshot the site ships (a booted
@@ -35,7 +41,7 @@
 
 import { BRIDGE } from "./bridge.js";
 import buildConfig from "./config.js";
-import { dropStaleSignal, resignal } from "./interrupt.js";
+import { aimedAt, dropStaleSignal, resignal } from "./interrupt.js";
 import { prefetch } from "./prefetch.js";
 import {
   dropSnapshot,
@@ -320,7 +326,7 @@ function pythonError(error) {
 // without them, see `boot`). A `call` goes at once: the demos' modules are in the heap; one that
 // fails before the files are there is tried again once they are (rankcards' functions have no
 // side effects).
-async function handle({ id, type, source, target, args }) {
+async function handle({ id, type, source, target, args, files, progress }) {
   if (interrupt) dropStaleSignal(interrupt, id);
   if (type === "run") {
     try {
@@ -342,6 +348,8 @@ async function handle({ id, type, source, target, args }) {
       const message = interrupted ? null : pythonError(error).traceback;
       postMessage({ id, type: "result", ok: false, output: "", error: message, interrupted, restart });
     }
+  } else if (type === "call" && (files || progress)) {
+    postMessage({ id, type: "result", ...(await longCall(id, target, args, files, progress)) });
   } else if (type === "call") {
     let reply = callBridge(target, args);
     // A Stop is never aimed at a call: one that reached it anyway was signalled as its run was
@@ -357,11 +365,47 @@ async function handle({ id, type, source, target, args }) {
   }
 }
 
-function callBridge(target, args) {
+function callBridge(target, args, progress) {
   try {
-    return { ok: true, result: bridge.call(target, args) };
+    return { ok: true, result: bridge.call(target, args, progress) };
   } catch (error) {
     return { ok: false, error: pythonError(error) };
+  }
+}
+
+// A call that reads the reader's files (the evaluate page's): they are mounted read-only with
+// WORKERFS, whose reads take a file's bytes with FileReaderSync only as Python asks for them,
+// so a large run is never copied whole, nor decoded to text; their paths are passed as keyword
+// arguments. Such a call may take seconds: `progress` posts where it is, and a Stop may be
+// aimed at it (runtime.js), which ends it as interrupted instead of calling it again.
+async function longCall(id, target, args, files, progress) {
+  try {
+    await placeFiles(); // the standard library (gzip, zlib) of a restored heap
+  } catch (error) {
+    const message = `rankcards: Python's files did not load (${error.message ?? error})`;
+    return { ok: false, error: { type: "Error", message, traceback: "" } };
+  }
+  const kwargs = JSON.parse(args);
+  const folder = `/rankcards-files/${id}`;
+  let mounted = false;
+  const report = progress ? (done, total) => postMessage({ id, type: "call-progress", done, total }) : undefined;
+  try {
+    if (files) {
+      pyodide.FS.mkdirTree(folder);
+      const blobs = Object.entries(files).map(([name, data]) => ({ name, data }));
+      pyodide.FS.mount(pyodide.FS.filesystems.WORKERFS, { blobs }, folder);
+      mounted = true;
+      for (const name of Object.keys(files)) kwargs[name] = `${folder}/${name}`;
+    }
+    let reply = callBridge(target, JSON.stringify(kwargs), report);
+    if (!reply.ok && reply.error.type === "KeyboardInterrupt") {
+      if (interrupt && aimedAt(interrupt, id)) return { ...reply, interrupted: true };
+      reply = callBridge(target, JSON.stringify(kwargs), report); // a Stop meant for an ended run
+    }
+    return reply;
+  } finally {
+    if (mounted) pyodide.FS.unmount(folder);
+    if (files) pyodide.FS.rmdir(folder);
   }
 }
 
