@@ -69,3 +69,15 @@ def test_the_page_sanitizer_keeps_a_plot_figure_whole_like_the_build(page, sanit
     assert in_page is not None
     assert_only_allowed(in_page)
     assert ET.tostring(ET.fromstring(in_page)) == ET.tostring(ET.fromstring(original))
+
+
+def test_the_page_and_the_build_keep_exactly_the_same_svg(page, sanitizer_url):
+    """One allow-list, one rule set: for every case both sanitizers give the same tree."""
+    inputs = [case["svg"] for case in CASES]
+    for case, in_page in zip(CASES, _sanitize(page, sanitizer_url, inputs), strict=True):
+        at_build = sanitize_svg(case["svg"])
+        if at_build is None or in_page is None:
+            assert at_build is in_page is None, case["name"]
+        else:
+            same = ET.canonicalize(at_build) == ET.canonicalize(in_page)
+            assert same, (case["name"], at_build, in_page)
