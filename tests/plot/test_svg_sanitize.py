@@ -80,3 +80,18 @@ def test_a_figure_the_page_cannot_show_is_a_card_problem(tmp_path):
     [problem] = caught.value.problems
     assert (problem.path.name, problem.field) == ("code-raises.yml", "code.source")
     assert problem.message == "code example's figure 1 is not SVG the page can show"
+
+
+def test_a_new_allow_list_runs_the_examples_again(monkeypatch, tmp_path):
+    """Cached answers hold sanitized figures: editing svg_allow.json (mkdocs serve) renews them."""
+    from rankcards.cards import _execute
+
+    package = tmp_path / "rankcards"
+    (package / "web").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    allow = package / "web" / "svg_allow.json"
+    allow.write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(_execute, "_PACKAGE", package)
+    before = _execute._fingerprint()
+    allow.write_text('{"elements": []}', encoding="utf-8")
+    assert _execute._fingerprint() != before
