@@ -160,9 +160,11 @@ def _card(slug: str) -> dict[str, Any]:
 
 
 def _texts(
-    node: Any, skip: frozenset[str] = frozenset({"code", "demo", "references"})
+    node: Any,
+    skip: frozenset[str] = frozenset({"code", "demo", "references", "starter", "solution"}),
 ) -> Iterator[str]:
-    """Every human-readable string of a card (the example's source is checked by running it)."""
+    """Every human-readable string of a card (the example's source, and an exercise's starter
+    and solution, are checked by running them)."""
     if isinstance(node, str):
         yield node
     elif isinstance(node, dict):

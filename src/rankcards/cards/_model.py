@@ -81,6 +81,8 @@ class CardView:
     gotchas: list[Markup]
     references: list[Reference]
     related: list[str]
+    exercise_task: Markup | None = None  # the exercise's task and hints, when the card has one
+    exercise_hints: list[Markup] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,20 @@ class Demo:
 
 
 @dataclass(frozen=True)
+class Exercise:
+    """A card's exercise, the same in both languages (task and hints are in the views).
+
+    ``spec_json`` is what the page's checker reads (:mod:`rankcards.exercises`), escaped for a
+    ``<script type="application/json">`` element."""
+
+    function: str
+    signature: str
+    starter: str
+    solution: str
+    spec_json: str
+
+
+@dataclass(frozen=True)
 class RenderedCard:
     """A card with everything the pages need, per language."""
 
@@ -115,3 +131,4 @@ class RenderedCard:
     views: dict[str, CardView]
     examples: dict[str, Example]
     demos: dict[str, Demo]
+    exercise: Exercise | None = None

@@ -2,7 +2,8 @@
 
 Text fields become safe HTML (:mod:`rankcards.cards._markdown`), every formula of every card goes
 to KaTeX in one batch, every code example and demo runs in one CPython subprocess. A formula that
-does not parse, an example that raises and a demo that fails are problems at their YAML line.
+does not parse, an example that raises, a demo that fails and an exercise whose solution fails (or
+whose starter passes) are problems at their YAML line.
 """
 
 from __future__ import annotations
@@ -13,11 +14,21 @@ from typing import Any
 
 from markupsafe import Markup
 
+from rankcards.cards import _exercise
 from rankcards.cards._execute import run_jobs
 from rankcards.cards._formula import latex, latex_path
 from rankcards.cards._katex import render_math
 from rankcards.cards._markdown import CardMarkdown, MathCollector, substitute_math
-from rankcards.cards._model import LANGS, Card, CardView, Demo, Example, Reference, RenderedCard
+from rankcards.cards._model import (
+    LANGS,
+    Card,
+    CardView,
+    Demo,
+    Example,
+    Exercise,
+    Reference,
+    RenderedCard,
+)
 from rankcards.cards._problems import FieldPath, Problem, format_field
 from rankcards.viz import expand
 
@@ -49,6 +60,7 @@ def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
             return Markup(md.render(value, (card, path), inline=inline))
 
         formula = data.get("formula")
+        exercise = data.get("exercise")
         views[lang] = CardView(
             slug=card.slug,
             lang=lang,
@@ -73,6 +85,13 @@ def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
             gotchas=[text("gotchas", lang, i) for i in range(len(data["gotchas"][lang]))],
             references=[Reference(ref["title"], ref["url"]) for ref in data["references"]],
             related=card.related,
+            exercise_task=(
+                text("exercise", "task", lang, inline=False) if exercise is not None else None
+            ),
+            exercise_hints=[
+                text("exercise", "hints", lang, i)
+                for i in range(len(exercise["hints"][lang]) if exercise is not None else 0)
+            ],
         )
     return views
 
@@ -140,6 +159,7 @@ def render_cards(
         jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
         if "demo" in card.data:
             jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
+        jobs += _exercise.jobs(card)
     answers = iter(run_jobs(jobs, timeout=timeout))
 
     rendered = []
@@ -174,5 +194,16 @@ def render_cards(
                 )
                 for lang in LANGS
             }
-        rendered.append(RenderedCard(card, per_lang, examples, demos))
+        exercise = None
+        if "exercise" in card.data:
+            data = card.data["exercise"]
+            problems += _exercise.run_problems(card, [next(answers), next(answers)])
+            exercise = Exercise(
+                data["function"],
+                data["signature"],
+                data["starter"],
+                data["solution"],
+                _exercise.spec_json(data),
+            )
+        rendered.append(RenderedCard(card, per_lang, examples, demos, exercise))
     return rendered, problems

@@ -10,7 +10,10 @@ corrupt the protocol). Jobs:
   the page uses too); each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
   rejected);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
-  :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`.
+  :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
+* ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
+  result plus ``"message"`` (:func:`rankcards.exercises.describe`), or ``{"spec_error": str,
+  "field": str}`` when the card's own reference or cases are broken.
 """
 
 from __future__ import annotations
@@ -47,6 +50,26 @@ def _demo(demo: dict[str, Any]) -> dict[str, Any]:
         return {"problems": [str(error)], "views": {}}
 
 
+def _exercise(source: str, spec: dict[str, Any]) -> dict[str, Any]:
+    from rankcards import exercises
+
+    try:
+        result = exercises.check(source, spec)
+    except exercises.SpecError as error:  # the reference raised on one of the card's cases
+        return {"spec_error": str(error), "field": error.field}
+    except Exception as error:  # the reference cannot be imported
+        return {"spec_error": f"{type(error).__name__}: {error}", "field": "reference"}
+    return {**result, "message": exercises.describe(result)}
+
+
+def _answer(job: dict[str, Any]) -> dict[str, Any]:
+    if job["kind"] == "example":
+        return _example(job["source"])
+    if job["kind"] == "exercise":
+        return _exercise(job["source"], job["spec"])
+    return _demo(job["demo"])
+
+
 def main() -> None:
     jobs = json.loads(sys.stdin.read())["jobs"]
     sys.stdin = io.StringIO()
@@ -55,7 +78,7 @@ def main() -> None:
     answers.write(json.dumps({"ready": True}) + "\n")
     answers.flush()
     for job in jobs:
-        answer = _example(job["source"]) if job["kind"] == "example" else _demo(job["demo"])
+        answer = _answer(job)
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
 

@@ -126,3 +126,86 @@ STRINGS = {
         "decimal_note": "Los decimales se escriben con punto (0.5), como los imprime Python.",
     },
 }
+
+# Every string of the exercise block ("Practice"), the page's and the script's (web/exercise.js
+# reads them from the block's JSON, the glossary's solved mark from a data attribute): one
+# table, so the two languages are kept side by side. "{...}" are filled by the script.
+EXERCISE_STRINGS = {
+    "en": {
+        "practice": "Practice",
+        "note": (
+            "The checks run in your browser, and their cases and code can be read there: this "
+            "is practice, not an exam. Nothing you write leaves this page."
+        ),
+        "signature": "Function to write:",
+        "check": "Check",
+        "stop": "Stop",
+        "reset": "Reset",
+        "hint": "Hint ({n} of {total})",
+        "hints_done": "No more hints",
+        "hints": "Hints",
+        "show_solution": "Show the solution",
+        "solution": "Solution",
+        "editor": "Your answer, editable Python. Ctrl+Enter checks it; Escape then Tab leaves "
+        "the editor.",
+        "checking": "Checking…",
+        "pass": "Right: your function gives the reference's value on all {total} cases "
+        "({named} edge cases and {random} random rankings).",
+        "fail_named": "Wrong value on the case “{name}” ({passed} cases passed before it).",
+        "fail_random": "Wrong value on random ranking {number} of {count} ({passed} cases "
+        "passed before it).",
+        "error_named": "Your function raised an exception on the case “{name}”.",
+        "error_random": "Your function raised an exception on random ranking {number} of {count}.",
+        "error_load": "Your code does not run, or does not define {function}:",
+        "call": "Call",
+        "expected": "Expected",
+        "got": "Your value",
+        "printed": "Printed",
+        "stopped": "Stopped.",
+        "timeout": "Stopped: the check exceeded the {s} s time limit.",
+        "crashed": "The Python runtime crashed (out of memory?); it has been restarted.",
+        "broken": "The check itself failed:",
+        "stuck": "Stuck? Unlock a hint, or show the solution.",
+        "solved": "Solved",
+        "solved_note": "You solved this exercise (remembered in this browser).",
+    },
+    "es": {
+        "practice": "Practica",
+        "note": (
+            "Las comprobaciones se ejecutan en tu navegador, y sus casos y su código se pueden "
+            "leer ahí: es práctica, no un examen. Nada de lo que escribas sale de esta página."
+        ),
+        "signature": "Función que debes escribir:",
+        "check": "Comprobar",
+        "stop": "Detener",
+        "reset": "Restablecer",
+        "hint": "Pista ({n} de {total})",
+        "hints_done": "No hay más pistas",
+        "hints": "Pistas",
+        "show_solution": "Ver la solución",
+        "solution": "Solución",
+        "editor": "Tu respuesta, código Python editable. Ctrl+Enter la comprueba; Escape y "
+        "luego Tab sale del editor.",
+        "checking": "Comprobando…",
+        "pass": "Correcto: tu función da el valor de la referencia en los {total} casos "
+        "({named} casos límite y {random} rankings aleatorios).",
+        "fail_named": "Valor incorrecto en el caso «{name}» (antes pasaron {passed} casos).",
+        "fail_random": "Valor incorrecto en el ranking aleatorio {number} de {count} (antes "
+        "pasaron {passed} casos).",
+        "error_named": "Tu función lanzó una excepción en el caso «{name}».",
+        "error_random": "Tu función lanzó una excepción en el ranking aleatorio {number} de "
+        "{count}.",
+        "error_load": "Tu código no se ejecuta o no define {function}:",
+        "call": "Llamada",
+        "expected": "Esperado",
+        "got": "Tu valor",
+        "printed": "Imprimió",
+        "stopped": "Detenido.",
+        "timeout": "Detenido: la comprobación superó el límite de {s} s.",
+        "crashed": "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
+        "broken": "La propia comprobación falló:",
+        "stuck": "¿Te has atascado? Desbloquea una pista o mira la solución.",
+        "solved": "Resuelto",
+        "solved_note": "Has resuelto este ejercicio (se recuerda en este navegador).",
+    },
+}

@@ -23,6 +23,7 @@ from rankcards.site._i18n import (
     CATEGORY_INTROS,
     CATEGORY_ORDER,
     CATEGORY_TITLES,
+    EXERCISE_STRINGS,
     LANGUAGE_NAMES,
     STRINGS,
 )
@@ -120,6 +121,8 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
             ],
             example=card.examples[lang],
             demo=card.demos.get(lang),
+            exercise=card.exercise,
+            xt=EXERCISE_STRINGS[lang],
         )
         pages.append(
             Page(f"{lang}/{view.slug}.md", url, lang, view.title, html, search_terms(card.card))
@@ -156,7 +159,11 @@ def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) 
         )
     url = f"{lang}/glossary/"
     html = env.get_template("glossary.html.jinja").render(
-        lang=lang, t=STRINGS[lang], letters=_glossary(ordered, lang, url), count=len(ordered)
+        lang=lang,
+        t=STRINGS[lang],
+        xt=EXERCISE_STRINGS[lang],
+        letters=_glossary(ordered, lang, url),
+        count=len(ordered),
     )
     pages.append(Page(f"{lang}/glossary.md", url, lang, STRINGS[lang]["glossary"], html))
     if EVALUATE_TEMPLATE in env.list_templates():

@@ -186,7 +186,7 @@ def _top_list(system, qid, docs, gold, qrels, edits, k, level, t, lang) -> Html:
     return el(
         "div",
         {"class": "rc-gold-list", "data-system": system, "style": "flex: 1 1 16rem; min-width: 0"},
-        el("h4", {}, t["top"].format(name=name, k=k, qid=qid)),
+        el("h3", {}, t["top"].format(name=name, k=k, qid=qid)),
         el("ol", {"style": "list-style: none; padding-left: 0; margin-left: 0"}, items),
         el(
             "p",

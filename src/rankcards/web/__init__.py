@@ -49,7 +49,7 @@ __all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
-_ENTRY_SCRIPTS = ("editor.js", "demo.js", "evaluate.js", "draw.js", "language.js")
+_ENTRY_SCRIPTS = ("editor.js", "exercise.js", "demo.js", "evaluate.js", "draw.js", "language.js")
 _NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
 # Material's search worker loads its language files relative to its own URL ("../lunr"): the gate
 # that starts it (search_gate.js) is written beside it.

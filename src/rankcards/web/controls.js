@@ -114,8 +114,7 @@ function syncRankedLists(fieldset, lists) {
       li.dataset.grade = String(grade);
       const button = li.querySelector("[data-rc-doc]");
       if (max > 1) {
-        button.setAttribute("aria-label", format(fieldset.dataset.tGrade, { doc, grade }));
-        li.querySelector(".rc-rl-grade").textContent = String(grade);
+        li.querySelector(".rc-rl-grade").textContent = String(grade); // also the button's name
       } else {
         button.setAttribute("aria-pressed", grade ? "true" : "false");
       }

@@ -49,7 +49,7 @@ const TEXT = {
     badFigure: "(no se muestra una figura: no es un SVG que esta página acepte)",
   },
 };
-const TIME_LIMIT_MS = 10_000;
+export const TIME_LIMIT_MS = 10_000; // a run's limit; exercise.js's checks share it
 
 let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
@@ -59,7 +59,7 @@ const yieldToPage = () =>
   globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
 
 // Material's palette variables, so the editor follows light/dark (slate) like code blocks do.
-function loadEditorKit() {
+export function loadEditorKit() {
   editorKit ??= import("./codemirror.js").then(async (cm) => {
     await yieldToPage();
     const { EditorView, HighlightStyle, tags } = cm;
@@ -99,7 +99,8 @@ function loadEditorKit() {
   return editorKit;
 }
 
-function mountEditor(kit, parent, doc, label, run) {
+// The editor factory, shared with exercise.js: `run` is called on Ctrl/Cmd+Enter.
+export function mountEditor(kit, parent, doc, label, run) {
   const { cm, extensions } = kit;
   return new cm.EditorView({
     parent,
@@ -116,7 +117,9 @@ function mountEditor(kit, parent, doc, label, run) {
         ...extensions,
         cm.Prec.highest(cm.keymap.of([{ key: "Mod-Enter", run }])),
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
-        cm.EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the editable content is focusable anyway; saying so lets checkers (axe's
+        // scrollable-region-focusable) see that the scroller of a wide line is reachable.
+        cm.EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),
   });
@@ -153,10 +156,16 @@ function enhance(block) {
     loadEditorKit().then((kit) => {
       const parent = block.querySelector("[data-rc-editor]");
       const focused = sourceBlock.contains(document.activeElement);
+      const height = sourceBlock.getBoundingClientRect().height;
       view = mountEditor(kit, parent, original, text.editor, () => {
         execute();
         return true;
       });
+      // Same place, same height: the CSS gives the editor the static block's line box, but
+      // CodeMirror only estimates the lines it has not drawn yet (off screen), so it holds the
+      // block's height until the reader first types.
+      view.dom.style.minHeight = `${height}px`;
+      view.dom.addEventListener("input", () => (view.dom.style.minHeight = ""), { once: true });
       sourceBlock.hidden = true;
       block.dataset.rcEditor = "ready";
       if (focused) view.focus();
