@@ -36,6 +36,8 @@ import traceback
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from rankcards.runner import display
+
 FILENAME = "<exercise>"
 TOLERANCE = 1e-9
 MARKER = "@@rankcards-exercise@@ "  # the line of page_check's output the page reads
@@ -145,7 +147,8 @@ def _public(case: Case) -> dict[str, Any]:
 def _load(source: str, function: str) -> tuple[Callable[..., Any] | None, str | None, str]:
     """Run the reader's source; their function, or the error (trimmed), and what it printed."""
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(keepends=True), FILENAME)
-    namespace: dict[str, Any] = {"__name__": "__exercise__"}
+    # display() as in an example: a figure the reader's code shows goes under the result.
+    namespace: dict[str, Any] = {"__name__": "__exercise__", "display": display}
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):

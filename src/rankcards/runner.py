@@ -6,7 +6,12 @@ site is built is byte-for-byte what the reader gets by pressing Run on the unedi
 * the source is compiled as a module named ``<example>``;
 * everything written to ``sys.stdout`` / ``sys.stderr`` is captured in order;
 * if the last statement is an expression whose value is not ``None``, its ``repr`` is written
-  to stdout on its own line, as a REPL or notebook would show it;
+  to stdout on its own line, as a REPL or notebook would show it; a value with ``_repr_svg_``
+  (the IPython convention, e.g. a :class:`rankcards.plot.Figure`) is shown as a figure instead;
+* ``display(obj)`` (given to the example like a notebook's, also :func:`display` here) shows
+  figures at that point of the run; figures are kept apart from the text (``figures``), in order,
+  as SVG markup as the code produced it: whoever puts one in a page sanitizes it first
+  (``rankcards.web.svg`` at build, ``web/svg_sanitize.js`` in the browser);
 * an exception becomes a traceback trimmed to the frames of the example itself (the runner's own
   frames are dropped), so line numbers point into the reader's code.
 
@@ -43,6 +48,7 @@ class ExampleResult:
 
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None  # the trimmed traceback, also present in ``chunks`` as stderr
+    figures: list[str] = field(default_factory=list)  # SVG markup, unsanitized, in order
 
     @property
     def output(self) -> str:
@@ -77,6 +83,38 @@ class _Stream(io.TextIOBase):
         return len(text)
 
 
+# Where display() sends a figure while an example runs (None outside a run).
+_figure_sink: Write | None = None
+
+
+def svg_of(value: object) -> str | None:
+    """``value._repr_svg_()`` when ``value`` has one that returns a string, else None (a class
+    is not a figure, even if its instances are)."""
+    if isinstance(value, type):
+        return None
+    method = getattr(value, "_repr_svg_", None)
+    if not callable(method):
+        return None
+    svg = method()
+    return svg if isinstance(svg, str) else None
+
+
+def display(*values: object) -> None:
+    """Show each value under the example's output: a figure for a value with ``_repr_svg_``,
+    otherwise its ``repr`` on a line of stdout (outside a run, a figure's ``repr`` too).
+
+    >>> display(1, "a")
+    1
+    'a'
+    """
+    for value in values:
+        svg = svg_of(value) if _figure_sink is not None else None
+        if svg is not None and _figure_sink is not None:
+            _figure_sink(svg)
+        else:
+            print(repr(value))
+
+
 def _split_last_expression(source: str) -> tuple[ast.Module, ast.Expression | None]:
     tree = ast.parse(source, FILENAME, "exec")
     if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -101,11 +139,13 @@ def run_example(
     *,
     on_stdout: Write | None = None,
     on_stderr: Write | None = None,
+    on_figure: Write | None = None,
     namespace: dict[str, Any] | None = None,
 ) -> ExampleResult:
     """Run ``source`` and return its captured output (see the module docstring for the rule).
 
-    ``on_stdout`` / ``on_stderr`` receive output as it is written (the page streams it).
+    ``on_stdout`` / ``on_stderr`` receive output as it is written (the page streams it), and
+    ``on_figure`` each figure's SVG as it is displayed.
 
     >>> run_example("print('hi')\\n1 + 1").output
     'hi\\n2\\n'
@@ -115,7 +155,16 @@ def run_example(
     result = ExampleResult()
     stdout = _Stream("stdout", result, on_stdout)
     stderr = _Stream("stderr", result, on_stderr)
-    globals_ = namespace if namespace is not None else {"__name__": "__main__"}
+    globals_: dict[str, Any] = namespace if namespace is not None else {"__name__": "__main__"}
+    globals_.setdefault("display", display)
+
+    def add_figure(svg: str) -> None:
+        result.figures.append(svg)
+        if on_figure is not None:
+            on_figure(svg)
+
+    global _figure_sink
+    saved_sink, _figure_sink = _figure_sink, add_figure
     # Registering the source lets tracebacks quote the reader's lines, not just their numbers.
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(keepends=True), FILENAME)
     saved: tuple[TextIO, TextIO] = (sys.stdout, sys.stderr)
@@ -125,7 +174,10 @@ def run_example(
         exec(compile(body, FILENAME, "exec"), globals_)
         if last is not None:
             value = eval(compile(last, FILENAME, "eval"), globals_)
-            if value is not None:
+            svg = svg_of(value)
+            if svg is not None:
+                add_figure(svg)
+            elif value is not None:
                 stdout.write(repr(value) + "\n")
     except BaseException as error:  # the reader's code may raise anything, SystemExit included
         if isinstance(error, KeyboardInterrupt):
@@ -134,4 +186,5 @@ def run_example(
         stderr.write(result.error)
     finally:
         sys.stdout, sys.stderr = saved
+        _figure_sink = saved_sink
     return result

@@ -125,14 +125,18 @@ class _ExampleParser(html.parser.HTMLParser):
         self.found: list[dict[str, str]] = []
         self._field: str | None = None
         self._depth = 0
+        self._in_example = False  # an exercise's editor (after the example) is not the example's
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
         if "data-rc-example" in names:
             self.found.append({"lang": names.get("data-lang") or "", "source": "", "output": ""})
+            self._in_example = True
+        elif "data-rc-exercise" in names:
+            self._in_example = False
         if self._field is not None:
             self._depth += 1
-        elif "data-rc-source" in names or "data-rc-output" in names:
+        elif self._in_example and ("data-rc-source" in names or "data-rc-output" in names):
             self._field = "source" if "data-rc-source" in names else "output"
             self._depth = 1
 

@@ -109,6 +109,8 @@ def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):
     page.wait_for_function(
         "document.querySelector('[data-rc-example] [data-rc-output]').textContent === 'hola\\n'"
     )
+    # The output can arrive before the run ends; Run is enabled (the next Tab stop) once it has.
+    page.wait_for_function("!document.querySelector('[data-rc-example]').dataset.rcRunning")
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Ejecutar"

@@ -101,7 +101,12 @@ def test_package_archive_is_this_source_tree(site):
         for part in ("metrics", "viz", "demos")
         for path in (package / part).rglob("*.py")
     }
-    page_modules = {"rankcards/__init__.py", "rankcards/runner.py", "rankcards/exercises.py"}
+    page_modules = {
+        "rankcards/__init__.py",
+        "rankcards/runner.py",
+        "rankcards/exercises.py",
+        "rankcards/plot.py",
+    }
     assert set(sources) == runtime_sources | page_modules
     assert "rankcards/demos/data/gold_docs.tsv" in names
     assert f'__version__ = "{rankcards.__version__}"' in init

@@ -24,6 +24,11 @@ BY_SLUG = {card.slug: card for card in CARDS}
 EXPECTED = {
     "average-precision": ("MAP", "Precisión media"),
     "averaging-over-queries": ("macro", "Promedio sobre consultas"),
+    "confidence-intervals": ("effect size", "Intervalos de confianza"),
+    "multiple-comparisons": ("Bonferroni", "Comparaciones múltiples"),
+    "online-evaluation": ("A/B test", "intercalado"),
+    "per-query-analysis": ("trec_eval -q", "Análisis por consulta"),
+    "significance-testing": ("Wilcoxon", "valor p"),
     "bpref": ("bpref", "bpref (binary preference)"),
     "dcg": ("DCG", "ganancia acumulada descontada"),
     "err": ("ERR", "rango recíproco esperado"),

@@ -92,6 +92,7 @@ class Example:
     source: str
     output: str
     error: str | None = None
+    figures: tuple[Markup, ...] = ()  # SVG shown under the output, already sanitized
 
 
 @dataclass(frozen=True)

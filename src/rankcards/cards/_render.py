@@ -131,6 +131,11 @@ def _example_problem(card: Card, path: FieldPath, answer: dict[str, Any]) -> Pro
         return _problem(card, path, "code example crashed the Python interpreter")
     error = answer["error"]
     if error is None:
+        rejected = [i for i, svg in enumerate(answer.get("figures", []), 1) if svg is None]
+        if rejected:
+            return _problem(
+                card, path, f"code example's figure {rejected[0]} is not SVG the page can show"
+            )
         return None
     lines = _EXAMPLE_LINE.findall(error)
     where = f" (example line {lines[-1]})" if lines else ""
@@ -167,8 +172,9 @@ def render_cards(
             problem = _example_problem(card, path, answer)
             if problem and problem not in problems:
                 problems.append(problem)
+            figures = tuple(Markup(svg) for svg in answer.get("figures", []) if svg)
             examples[lang] = Example(
-                card.source(lang), answer.get("output", ""), answer.get("error")
+                card.source(lang), answer.get("output", ""), answer.get("error"), figures
             )
         demos = {}
         if "demo" in card.data:

@@ -5,8 +5,10 @@ time limit counts from there), then answers one JSON line per job, in order, on 
 stdout (the real stdout is pointed at stderr, so card code writing to file descriptor 1 cannot
 corrupt the protocol). Jobs:
 
-* ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null}``, captured by
-  :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses too);
+* ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null, "figures":
+  [str | null]}``, captured by :func:`rankcards.runner.run_example` in a fresh namespace (the rule
+  the page uses too); each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
+  rejected);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
   :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
 * ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
@@ -23,13 +25,15 @@ import sys
 from typing import Any
 
 from rankcards.runner import run_example
+from rankcards.web.svg import sanitize_svg
 
 _LANGS = ("es", "en")
 
 
 def _example(source: str) -> dict[str, Any]:
     result = run_example(source)
-    return {"output": result.output, "error": result.error}
+    figures = [sanitize_svg(svg) for svg in result.figures]
+    return {"output": result.output, "error": result.error, "figures": figures}
 
 
 def _demo(demo: dict[str, Any]) -> dict[str, Any]:

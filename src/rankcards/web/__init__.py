@@ -43,6 +43,7 @@ from typing import Any
 from rankcards import __version__
 from rankcards.web import _build
 from rankcards.web._build import WebAssetsError
+from rankcards.web.svg import allow_module
 
 __all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
@@ -148,3 +149,5 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         f"export default {json.dumps(runtime_config, indent=2)};\n",
         encoding="utf-8",
     )
+    # The figures' allow-list as a module for svg_sanitize.js (the build's svg.py reads the JSON).
+    (assets / "svg_allow.js").write_text(allow_module(), encoding="utf-8")

@@ -27,7 +27,16 @@ STDLIB_NAME = "python_stdlib_pyc.zip"
 _PACKAGE_SUFFIXES = {".py", ".json", ".typed", ".txt", ".tsv", ".yml"}
 # What runs in the page: the CLI, the MkDocs plugin, the card loader and this build code need
 # MkDocs, Jinja or a terminal, so the browser would only download and unpack them.
-_BROWSER_PARTS = {"__init__.py", "py.typed", "runner.py", "exercises.py", "metrics", "viz", "demos"}
+_BROWSER_PARTS = {
+    "__init__.py",
+    "py.typed",
+    "runner.py",
+    "exercises.py",
+    "plot.py",
+    "metrics",
+    "viz",
+    "demos",
+}
 _ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so the archive (and its hash) depends on content only
 
 

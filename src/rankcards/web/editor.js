@@ -14,10 +14,15 @@
 // the code: so the first visit downloads Python before the editor, and parsing the editor
 // competes neither with the runtime's boot nor with the demos' first values.
 //
+// Figures (a value with `_repr_svg_`, see rankcards.runner) go below the output, in
+// `[data-rc-figures]`, each only once svg_sanitize.js has rebuilt it from its allow-list: the
+// code that ran may be someone else's (a shared link).
+//
 // An edit is kept per card and language and restored on reload, and a shared link may bring
 // code (put in the editor, never run): see example_keep.js.
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
+import { figureElement } from "./svg_sanitize.js";
 import { keepExample } from "./example_keep.js";
 
 const TEXT = {
@@ -32,6 +37,7 @@ const TEXT = {
     stopped: "Stopped.",
     timeout: (s) => `Stopped: the run exceeded the ${s} s time limit.`,
     crashed: "The Python runtime crashed (out of memory?); it has been restarted.",
+    badFigure: "(a figure was not shown: it is not SVG this page accepts)",
   },
   es: {
     run: "Ejecutar",
@@ -44,6 +50,7 @@ const TEXT = {
     stopped: "Detenido.",
     timeout: (s) => `Detenido: la ejecución superó el límite de ${s} s.`,
     crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
+    badFigure: "(no se muestra una figura: no es un SVG que esta página acepte)",
   },
 };
 export const TIME_LIMIT_MS = 10_000; // a run's limit; exercise.js's checks share it
@@ -150,6 +157,7 @@ function enhance(block) {
   const text = TEXT[lang];
   const sourceBlock = block.querySelector("[data-rc-source]");
   const output = block.querySelector("[data-rc-output]");
+  const figures = block.querySelector("[data-rc-figures]");
   const original = sourceBlock.textContent;
 
   let view = null; // the CodeMirror view once mounted; until then the static code is the source
@@ -236,6 +244,12 @@ function enhance(block) {
     output.append(span);
   };
 
+  const showFigure = (markup) => {
+    const figure = figureElement(markup);
+    if (figure) figures?.append(figure);
+    else write(`${text.badFigure}\n`, "notice");
+  };
+
   async function execute() {
     if (runButton.disabled) return;
     runButton.disabled = true;
@@ -250,10 +264,12 @@ function enhance(block) {
       return; // the status line shows the error and its Retry button
     }
     output.textContent = "";
+    figures?.replaceChildren();
     block.dataset.rcLive = "true";
     const result = await runtime.run(source(), {
       onStdout: (chunk) => write(chunk, "stdout"),
       onStderr: (chunk) => write(chunk, "stderr"),
+      onFigure: showFigure,
       timeout: TIME_LIMIT_MS,
     });
     if (result.reason === "stopped") write(`${text.stopped}\n`, "notice");

@@ -1,7 +1,12 @@
 // The "Evaluate your own run" page (templates/evaluate.html.jinja): takes a qrels and a run
 // (dropped, chosen or pasted) and evaluates them in the Pyodide worker with rankcards.metrics
 // (rankcards.viz._evaluate:evaluate_run_files, the path of `rankcards eval -j 1`), then shows a
-// sortable per-query table with CSV and JSON downloads made from Blob URLs.
+// sortable per-query table with CSV and JSON downloads made from Blob URLs. With two or more
+// runs it compares them instead (rankcards.viz._compare_view:compare_run_files, the numbers of
+// `rankcards compare --format json`): a table of means, differences to the baseline (the first
+// run), p-values, intervals, effect sizes and wins/losses/ties, each number in data-metric /
+// data-value, a per-query difference chart (rankcards.viz._compare_chart, SVG made in Python)
+// and CSV and JSON downloads. Changing the test, correction, alpha, samples or seed compares again.
 //
 //   import { mountEvaluate } from "./evaluate.js";   mountEvaluate(root = document)
 //
@@ -12,11 +17,16 @@
 // responsive, and Cancel stops it (runtime.stop()).
 // Why everything stays local: a reader's run and judgments may be private, so the files are only
 // read with File/Blob APIs in this tab's worker; no request ever carries them.
-// The root's data-rc-state is idle | running | done | error | cancelled; a `rankcards:evaluated`
-// CustomEvent {detail: {ms, queries}} fires on it after each evaluation.
+// The root's data-rc-state is idle | running | done | error | cancelled (data-rc-chart-state:
+// drawing | ready, the difference chart's); a `rankcards:evaluated`
+// CustomEvent {detail: {ms, queries, runs}} fires on it after each evaluation or comparison.
 import { runtime } from "./runtime.js";
 
 const ENTRY = "rankcards.viz._evaluate:evaluate_run_files";
+const COMPARE = "rankcards.viz._compare_view:compare_run_files";
+const CHART = "rankcards.viz._compare_chart:difference_chart";
+// The comparison options' defaults (the CLI's): one run with any other value is an error.
+const COMPARE_DEFAULTS = { test: "t", correction: "none", alpha: 0.05, samples: 10000, seed: 0 };
 const format = (template, values) =>
   template.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
 
@@ -25,6 +35,13 @@ function size(bytes) {
   return bytes >= 1000 ? `${(bytes / 1e3).toFixed(1)} kB` : `${bytes} B`;
 }
 
+function pText(p) {
+  // as the CLI's table: four decimals, or two significant digits below 0.0001
+  return p >= 1e-4 || p === 0 ? p.toFixed(4) : p.toExponential(1);
+}
+
+const signed = (value) => (value < 0 ? "" : "+") + value.toFixed(4);
+
 function csvCell(text) {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -32,16 +49,34 @@ function csvCell(text) {
 class Evaluator {
   #root;
   #t;
-  #inputs = { qrels: null, run: null }; // a chosen or dropped File, or null to use the textarea
+  #inputs = { qrels: null }; // a chosen or dropped qrels File, or null to use the textarea
+  #runs = []; // {name, blob, size, chosen}: files chosen, dropped, or pasted runs added
   #task = null; // the evaluation under way: {cancelled, cancel}
   #result = null;
+  #comparison = null; // the last comparison's reply, for the chart and the downloads
   #sort = { column: -1, descending: false };
   #urls = [];
 
   constructor(root) {
     this.#root = root;
     this.#t = root.dataset;
-    for (const part of ["qrels", "run"]) this.#bindInput(part);
+    this.#bindInput("qrels");
+    this.#bindRuns();
+    for (const option of ["test", "correction", "alpha", "samples", "seed"]) {
+      this.#q(`[data-rc-${option}]`).addEventListener("change", () => {
+        if (this.#comparison && !this.#task) this.evaluate(); // the table follows the options
+      });
+    }
+    for (const select of ["measure", "run"]) {
+      this.#q(`[data-rc-chart-${select}]`).addEventListener("change", () => this.#drawChart());
+    }
+    const chart = this.#q("[data-rc-chart]");
+    const show = (event) => {
+      const label = event.target.getAttribute?.("aria-label");
+      if (event.target.tagName === "rect" && label) this.#q("[data-rc-chart-value]").textContent = label;
+    };
+    chart.addEventListener("focusin", show);
+    chart.addEventListener("mouseover", show);
     root.querySelector("[data-rc-eval-form]").addEventListener("submit", (event) => {
       event.preventDefault();
       this.evaluate();
@@ -74,6 +109,94 @@ class Evaluator {
       const file = event.dataTransfer.files[0];
       if (file) this.#load(part, file);
     });
+  }
+
+  // Runs: choosing files replaces the chosen ones, dropping adds, "Add" adds the pasted text.
+  #bindRuns() {
+    const zone = this.#q('[data-rc-drop="run"]');
+    const input = this.#q('[data-rc-file="run"]');
+    input.addEventListener("change", () => {
+      const chosen = [...input.files].map((file) => ({ name: file.name, blob: file, size: file.size, chosen: true }));
+      this.#runs = [...chosen, ...this.#runs.filter((run) => !run.chosen)];
+      if (chosen.length) this.#q('[data-rc-text="run"]').value = "";
+      this.#showRuns();
+    });
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.classList.add("rc-eval-over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("rc-eval-over"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("rc-eval-over");
+      const dropped = [...event.dataTransfer.files];
+      this.#runs.push(...dropped.map((file) => ({ name: file.name, blob: file, size: file.size, chosen: false })));
+      this.#showRuns();
+    });
+    this.#q("[data-rc-add-run]").addEventListener("click", () => {
+      const text = this.#q('[data-rc-text="run"]');
+      const name = this.#q("[data-rc-run-name]");
+      if (!text.value.trim()) return;
+      const blob = new Blob([text.value]);
+      this.#runs.push({ name: name.value.trim() || "run", blob, size: blob.size, chosen: false, pasted: true });
+      text.value = "";
+      name.value = `run${this.#runs.length + 1}`;
+      this.#showRuns();
+      text.focus();
+    });
+  }
+
+  #showRuns() {
+    const list = this.#q('[data-rc-loaded="run"]');
+    const items = this.#runs.map((run, index) => {
+      const item = document.createElement("li");
+      item.dataset.run = run.name;
+      const label = run.pasted ? `${run.name} (${this.#t.tPasted})` : run.name;
+      const text = format(this.#t.tLoaded, { name: label, size: size(run.size) });
+      item.append(this.#runs.length > 1 && index === 0 ? `${text} — ${this.#t.tBaseline}` : text);
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "rc-eval-remove"; // its ✕ is CSS: the item's text stays "name: size"
+      remove.setAttribute("aria-label", format(this.#t.tRemove, { name: run.name }));
+      remove.addEventListener("click", () => {
+        this.#runs.splice(this.#runs.indexOf(run), 1);
+        this.#showRuns();
+      });
+      item.append(remove);
+      if (index > 0) {
+        const first = document.createElement("button");
+        first.type = "button";
+        first.className = "rc-eval-first";
+        first.textContent = this.#t.tMakeBaseline;
+        first.setAttribute("aria-label", format(this.#t.tMakeBaselineLabel, { name: run.name }));
+        first.addEventListener("click", () => {
+          this.#runs.splice(this.#runs.indexOf(run), 1);
+          this.#runs.unshift(run);
+          this.#showRuns();
+        });
+        item.append(first);
+      }
+      return item;
+    });
+    list.replaceChildren(...items);
+  }
+
+  // The runs to evaluate: those listed, then the pasted text not yet added (named as typed).
+  #runSources() {
+    const runs = this.#runs.map(({ name, blob }) => ({ name, blob }));
+    const text = this.#q('[data-rc-text="run"]').value;
+    if (text.trim()) runs.push({ name: this.#q("[data-rc-run-name]").value.trim() || "run", blob: new Blob([text]) });
+    return runs;
+  }
+
+  #compareOptions() {
+    return {
+      test: this.#q("[data-rc-test]").value,
+      correction: this.#q("[data-rc-correction]").value,
+      alpha: Number(this.#q("[data-rc-alpha]").value),
+      samples: Number(this.#q("[data-rc-samples]").value),
+      seed: Number(this.#q("[data-rc-seed]").value),
+    };
   }
 
   // A file is only named here: it is read by the worker when Evaluate is pressed.
@@ -119,12 +242,22 @@ class Evaluator {
     const status = this.#q("[data-rc-eval-status]");
     errors.replaceChildren();
     const qrels = this.#source("qrels");
-    const run = this.#source("run");
-    if (!qrels || !run) {
+    const runs = this.#runSources();
+    if (!qrels || !runs.length) {
       errors.textContent = this.#t.tMissing;
       this.#root.dataset.rcState = "error";
       return;
     }
+    const options = this.#compareOptions();
+    const changed = Object.keys(COMPARE_DEFAULTS).some((key) => options[key] !== COMPARE_DEFAULTS[key]);
+    if (runs.length === 1 && changed) {
+      errors.textContent = this.#t.tOneRun;
+      this.#hideResults();
+      this.#root.dataset.rcState = "error";
+      return;
+    }
+    const comparing = runs.length > 1;
+    const run = runs[0];
     const task = { cancelled: false, cancel: null };
     const cancelled = new Promise((resolve) => {
       task.cancel = resolve;
@@ -138,20 +271,20 @@ class Evaluator {
     try {
       await Promise.race([runtime.ensure(), cancelled]);
       if (!task.cancelled) {
-        const call = runtime.call(
-          ENTRY,
-          {
-            qrels_name: qrels.name,
-            run_name: run.name,
-            measures: this.#q("[data-rc-measures]").value,
-            complete: this.#q("[data-rc-complete]").checked,
-            level: Number(this.#q("[data-rc-level]").value || 1),
-          },
-          {
-            files: { qrels: qrels.blob, run: run.blob },
-            onProgress: (done, total) => this.#progress(done, total),
-          },
-        );
+        const common = {
+          qrels_name: qrels.name,
+          measures: this.#q("[data-rc-measures]").value,
+          complete: this.#q("[data-rc-complete]").checked,
+          level: Number(this.#q("[data-rc-level]").value || 1),
+        };
+        const onProgress = (done, total) => this.#progress(done, total);
+        const files = { qrels: qrels.blob };
+        runs.forEach((each, index) => {
+          files[`run${index}`] = each.blob;
+        });
+        const call = comparing
+          ? runtime.call(COMPARE, { ...common, ...options, run_names: runs.map((each) => each.name) }, { files, onProgress })
+          : runtime.call(ENTRY, { ...common, run_name: run.name }, { files: { qrels: qrels.blob, run: run.blob }, onProgress });
         call.catch(() => {}); // once cancelled, its end is of no interest
         reply = await Promise.race([call, cancelled]);
       }
@@ -169,10 +302,16 @@ class Evaluator {
     status.textContent = "";
     if (!reply.ok) {
       errors.textContent = reply.error;
-      this.#q("[data-rc-eval-results]").hidden = true;
+      this.#hideResults();
       this.#root.dataset.rcState = "error";
       return;
     }
+    if (comparing) {
+      await this.#showComparison(reply, started);
+      return;
+    }
+    this.#comparison = null;
+    this.#q("[data-rc-compare-results]").hidden = true;
     this.#result = reply;
     this.#sort = { column: -1, descending: false };
     this.#renderTable();
@@ -182,7 +321,144 @@ class Evaluator {
     const queries = reply.rows.length - 1;
     status.textContent = format(this.#t.tDone, { n: queries, ms });
     this.#root.dataset.rcState = "done";
-    this.#root.dispatchEvent(new CustomEvent("rankcards:evaluated", { detail: { ms, queries } }));
+    this.#root.dispatchEvent(new CustomEvent("rankcards:evaluated", { detail: { ms, queries, runs: 1 } }));
+  }
+
+  #hideResults() {
+    this.#q("[data-rc-eval-results]").hidden = true;
+    this.#q("[data-rc-compare-results]").hidden = true;
+  }
+
+  async #showComparison(reply, started) {
+    this.#comparison = reply;
+    this.#q("[data-rc-eval-results]").hidden = true;
+    const { runs, measures } = reply.result;
+    this.#renderComparison();
+    this.#makeCompareDownloads();
+    const fill = (select, values) => {
+      const kept = select.value;
+      select.replaceChildren(...values.map((value) => new Option(value, value)));
+      if (values.includes(kept)) select.value = kept;
+    };
+    fill(this.#q("[data-rc-chart-measure]"), measures);
+    fill(this.#q("[data-rc-chart-run]"), runs.slice(1));
+    this.#q("[data-rc-compare-results]").hidden = false;
+    try {
+      await this.#drawChart();
+    } catch (error) {
+      this.#q("[data-rc-eval-errors]").textContent = error.message;
+    }
+    const ms = Math.round(performance.now() - started);
+    const queries = reply.queries.length;
+    const status = this.#q("[data-rc-eval-status]");
+    status.textContent = format(this.#t.tCompared, { runs: runs.length, n: queries, ms });
+    this.#root.dataset.rcState = "done";
+    this.#root.dispatchEvent(new CustomEvent("rankcards:evaluated", { detail: { ms, queries, runs: runs.length } }));
+  }
+
+  #renderComparison() {
+    const { runs, measures, aggregate, comparisons, test, correction, alpha } = this.#comparison.result;
+    const t = this.#t;
+    const table = document.createElement("table");
+    table.className = "rc-table rc-cmp-table";
+    const testName = this.#q(`[data-rc-test] option[value="${test}"]`)?.textContent ?? test;
+    const correctionName = this.#q(`[data-rc-correction] option[value="${correction}"]`)?.textContent ?? correction;
+    table.createCaption().textContent = format(t.tCompareCaption, {
+      baseline: runs[0],
+      test: testName,
+      correction: correctionName,
+      alpha,
+    });
+    const head = table.createTHead().insertRow();
+    for (const name of [t.tColMeasure, t.tColRun, t.tColMean, t.tColDelta, t.tColCi, t.tColP, t.tColPAdjusted, t.tColSignificant, t.tColEffect, t.tColWlt]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = name;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    // a number as text, with what it is and its exact value
+    const number = (metric, run, measure, value, text) => {
+      const span = document.createElement("span");
+      span.dataset.metric = `${metric}:${run}:${measure}`;
+      span.dataset.value = value === null ? "null" : String(value);
+      span.textContent = text;
+      return span;
+    };
+    for (const measure of measures) {
+      for (const run of runs) {
+        const tr = body.insertRow();
+        tr.dataset.run = run;
+        tr.dataset.measure = measure;
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = measure;
+        tr.append(th);
+        tr.insertCell().textContent = run === runs[0] ? `${run} (${t.tBaseline})` : run;
+        const mean = aggregate[run][measure];
+        tr.insertCell().append(number("mean", run, measure, mean, mean.toFixed(4)));
+        const row = comparisons.find((c) => c.run === run && c.measure === measure);
+        if (!row) {
+          for (let i = 0; i < 7; i += 1) tr.insertCell();
+          continue;
+        }
+        tr.insertCell().append(number("delta", run, measure, row.delta, signed(row.delta)));
+        const ci = tr.insertCell();
+        ci.append("[", number("ci_low", run, measure, row.ci[0], signed(row.ci[0])), ", ");
+        ci.append(number("ci_high", run, measure, row.ci[1], signed(row.ci[1])), "]");
+        tr.insertCell().append(number("p", run, measure, row.p, pText(row.p)));
+        tr.insertCell().append(number("p_adjusted", run, measure, row.p_adjusted, pText(row.p_adjusted)));
+        const mark = tr.insertCell();
+        mark.dataset.metric = `significant:${run}:${measure}`;
+        mark.dataset.value = String(row.significant);
+        mark.textContent = row.significant ? "*" : "";
+        const effect = row.effect_size;
+        const effectText = effect === null ? `${row.delta < 0 ? "-" : "+"}∞` : `${effect < 0 ? "" : "+"}${effect.toFixed(2)}`;
+        tr.insertCell().append(number("effect_size", run, measure, effect, effectText));
+        const wlt = tr.insertCell();
+        wlt.append(number("wins", run, measure, row.wins, String(row.wins)), " / ");
+        wlt.append(number("losses", run, measure, row.losses, String(row.losses)), " / ");
+        wlt.append(number("ties", run, measure, row.ties, String(row.ties)));
+        for (const cell of tr.cells) if (cell.cellIndex >= 2) cell.className = "rc-eval-num";
+      }
+    }
+    this.#q("[data-rc-compare-table]").replaceChildren(table);
+  }
+
+  // The chart of the chosen run against the baseline on the chosen measure, made in Python.
+  async #drawChart() {
+    if (!this.#comparison) return;
+    const { queries, scores, result } = this.#comparison;
+    const baseline = result.runs[0];
+    const measure = this.#q("[data-rc-chart-measure]").value;
+    const run = this.#q("[data-rc-chart-run]").value;
+    const names = { measure, run, baseline };
+    this.#root.dataset.rcChartState = "drawing";
+    const chart = await runtime.call(CHART, {
+      queries,
+      baseline: scores[baseline][measure],
+      run: scores[run][measure],
+      title: format(this.#t.tChartTitle, names),
+    });
+    if (this.#comparison?.scores !== scores) return; // a newer comparison draws its own
+    const figure = this.#q("[data-rc-chart]");
+    figure.innerHTML = chart.svg; // made by rankcards.viz._compare_chart: every text escaped
+    figure.dataset.measure = measure;
+    figure.dataset.run = run;
+    this.#q("[data-rc-chart-value]").textContent = "";
+    this.#q("[data-rc-chart-counts]").textContent = format(this.#t.tChartCounts, { ...names, ...chart });
+    this.#root.dataset.rcChartState = "ready";
+  }
+
+  #makeCompareDownloads() {
+    for (const url of this.#urls) URL.revokeObjectURL(url);
+    this.#urls = [];
+    const { json, csv } = this.#comparison; // the JSON is exactly `rankcards compare --format json`
+    for (const [kind, text, type] of [["csv", csv, "text/csv"], ["json", json, "application/json"]]) {
+      const url = URL.createObjectURL(new Blob([`${text}\n`], { type }));
+      this.#q(`[data-rc-compare-download="${kind}"]`).href = url;
+      this.#urls.push(url);
+    }
   }
 
   #sortedRows() {

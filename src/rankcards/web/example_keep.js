@@ -78,10 +78,12 @@ export function keepExample(block, lang, original, setSource) {
       base = sourceHash(original);
     }
   };
-  // The build's output belongs to the original code: it is not shown under other code.
+  // The build's output (and figures) belong to the original code: not shown under other code.
   const showOther = (source) => {
     setSource(source);
-    if (source !== original) output.textContent = "";
+    if (source === original) return;
+    output.textContent = "";
+    block.querySelector("[data-rc-figures]")?.replaceChildren(); // the original's figures too
   };
 
   if (kept && kept.source !== original) {

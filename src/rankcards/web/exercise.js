@@ -15,6 +15,7 @@
 import { TIME_LIMIT_MS, loadEditorKit, mountEditor } from "./editor.js";
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
+import { figureElement } from "./svg_sanitize.js";
 
 const MARKER = "@@rankcards-exercise@@ "; // rankcards.exercises.MARKER
 const STORAGE_PREFIX = "rankcards:exercise:";
@@ -85,6 +86,11 @@ function enhance(block) {
   const sourceBlock = block.querySelector("[data-rc-source]");
   const starter = sourceBlock.textContent;
   const result = block.querySelector("[data-rc-exercise-result]");
+  // Figures the reader's code displays (sanitized like an example's), under the result.
+  const figures = document.createElement("div");
+  figures.className = "rc-example__figures";
+  figures.dataset.rcExerciseFigures = "";
+  result.after(figures);
   const hints = [...block.querySelectorAll("[data-rc-hint]")];
   const hintBox = block.querySelector("[data-rc-hints]");
   const solution = block.querySelector("[data-rc-solution]");
@@ -224,7 +230,12 @@ function enhance(block) {
       const code =
         "from rankcards.exercises import page_check\n" +
         `page_check(${JSON.stringify(source())}, ${JSON.stringify(JSON.stringify(spec))})\n`;
-      const run = await runtime.run(code, { timeout: TIME_LIMIT_MS });
+      figures.replaceChildren();
+      const onFigure = (markup) => {
+        const figure = figureElement(markup);
+        if (figure) figures.append(figure);
+      };
+      const run = await runtime.run(code, { timeout: TIME_LIMIT_MS, onFigure });
       const line = run.output.split("\n").find((each) => each.startsWith(MARKER));
       if (run.reason === "stopped") show("error", [text.stopped]);
       else if (run.reason === "timeout") show("error", [fill(text.timeout, { s: TIME_LIMIT_MS / 1000 })]);

@@ -8,11 +8,13 @@
 //   runtime.version      rankcards.__version__ as read inside Pyodide (null until ready)
 //   runtime.progress     {phase: "download" | "starting", loaded, total} bytes of the current boot
 //   runtime.ensure()     -> Promise<void>: boot once (retries after an error); resolves when ready
-//   runtime.run(source, {onStdout, onStderr, timeout})
+//   runtime.run(source, {onStdout, onStderr, onFigure, timeout})
 //                        -> Promise<{ok, output, error, reason}>: runs a code example with
 //                        rankcards.runner (the build's capture rule, so an unedited example prints
 //                        its build-time output); `reason` is "stopped" | "timeout" | "crashed" |
 //                        null. Never rejects for the code's own errors: they are data.
+//                        onFigure(svg) gets each figure's SVG markup, unsanitized (the caller
+//                        sanitizes it: see svg_sanitize.js).
 //   runtime.call("module:function", args, {files, onProgress}) -> Promise<any>: calls a Python
 //                        function in the worker; `args` is JSON: an object is passed as keyword
 //                        arguments, an array as positional ones; the JSON-serialisable result is
@@ -65,7 +67,7 @@ class Runtime {
   #worker = null;
   #boot = null;
   #nextId = 1;
-  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, kind}
+  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, onFigure, kind}
   #interrupt = null; // shared with the worker when crossOriginIsolated (see interrupt.js)
   #idlers = []; // resolve functions of idle() promises
   boots = 0; // workers started in this tab: stays 1 across instant navigation
@@ -82,9 +84,9 @@ class Runtime {
     return this.#boot;
   }
 
-  async run(source, { onStdout, onStderr, timeout = DEFAULT_TIMEOUT_MS } = {}) {
+  async run(source, { onStdout, onStderr, onFigure, timeout = DEFAULT_TIMEOUT_MS } = {}) {
     await this.ensure();
-    return this.#request({ type: "run", source }, { onStdout, onStderr, kind: "run", timeout });
+    return this.#request({ type: "run", source }, { onStdout, onStderr, onFigure, kind: "run", timeout });
   }
 
   async call(target, args, { files, onProgress } = {}) {
@@ -214,6 +216,10 @@ class Runtime {
       const sink = data.type === "stdout" ? entry.onStdout : entry.onStderr;
       entry.output += data.text;
       sink?.(data.text);
+      return;
+    }
+    if (data.type === "figure") {
+      entry.onFigure?.(data.svg);
       return;
     }
     clearTimeout(entry.timer);

@@ -12,6 +12,8 @@
 //   <- {type: "snapshot", ok, timings | error}  once a snapshot is kept for the next visit
 //   -> {id, type: "run", source}
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
+//   <- {id, type: "figure", svg}             a figure the code displayed (rankcards.runner's
+//                                            rule), as the code wrote it: the page sanitizes it
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
 //   -> {id, type: "call", target, args}      args: a JSON string (object = kwargs, array = args)
 //   <- {id, type: "result", ok, result | error: {type, message, traceback}}
@@ -336,8 +338,9 @@ async function handle({ id, type, source, target, args, files, progress }) {
     }
     const stdout = (text) => postMessage({ id, type: "stdout", text });
     const stderr = (text) => postMessage({ id, type: "stderr", text });
+    const figure = (svg) => postMessage({ id, type: "figure", svg: String(svg) });
     try {
-      const reply = JSON.parse(bridge.run(source, stdout, stderr));
+      const reply = JSON.parse(bridge.run(source, stdout, stderr, figure));
       postMessage({ id, type: "result", interrupted: false, ...reply });
     } catch (error) {
       const interrupted = error.type === "KeyboardInterrupt";

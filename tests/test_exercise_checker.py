@@ -138,3 +138,15 @@ def test_page_check_prints_one_json_line_after_the_marker(capsys: Any) -> None:
     out = capsys.readouterr().out
     assert out.startswith(exercises.MARKER) and out.count("\n") == 1
     assert json.loads(out[len(exercises.MARKER) :]) == exercises.check(OFF_BY_ONE, RR_SPEC)
+
+
+def test_a_figure_the_readers_code_displays_reaches_the_run_like_an_examples() -> None:
+    from rankcards.runner import run_example
+
+    source = RIGHT + "\nfrom rankcards.plot import line\ndisplay(line([1, 2], [0.5, 1.0]))\n"
+    spec = json.dumps(RR_SPEC)
+    check = f"from rankcards.exercises import page_check\npage_check({source!r}, {spec!r})\n"
+    result = run_example(check)
+    assert result.error is None, result.output
+    assert json.loads(result.output.split(exercises.MARKER, 1)[1])["state"] == "pass"
+    assert len(result.figures) == 1 and result.figures[0].startswith("<svg")
