@@ -64,6 +64,18 @@ function element(tag, attributes, text = "") {
   return node;
 }
 
+// A table wider than its box scrolls sideways (viz.css): a keyboard reader must be able to reach
+// it, so one that overflows and holds nothing focusable becomes a tab stop (axe's
+// scrollable-region-focusable); one that fits does not add a stop for nothing.
+function reachScrollingTables(view) {
+  for (const table of view.querySelectorAll(".rc-table")) {
+    const overflows = table.scrollWidth > table.clientWidth + 1;
+    if (overflows && !table.querySelector("button, a[href], input, select, [tabindex]")) {
+      table.tabIndex = 0;
+    } else table.removeAttribute("tabindex");
+  }
+}
+
 function attributeKey(element) {
   return [...element.attributes]
     .filter((attr) => attr.name.startsWith("data-rc-"))
@@ -99,6 +111,10 @@ class Demo {
     this.#state = structuredClone(this.#initial);
     this.#addShareBar();
     this.#restoreFromLink();
+    reachScrollingTables(this.#view);
+    if ("ResizeObserver" in globalThis) {
+      new ResizeObserver(() => reachScrollingTables(this.#view)).observe(this.#view);
+    }
     bindControls(section, (action, said) => this.dispatch(action, said));
     this.#view.addEventListener("click", (event) => {
       const target = event.target.closest("button");
@@ -250,6 +266,7 @@ class Demo {
     const template = document.createElement("template");
     template.innerHTML = html; // escaped by rankcards.viz._html on the Python side
     this.#view.replaceChildren(template.content);
+    reachScrollingTables(this.#view);
     if (active) {
       const again = [...this.#view.querySelectorAll("button")].find((b) => attributeKey(b) === active);
       again?.focus();

@@ -80,8 +80,8 @@ function field(list, term, value, className) {
 function enhance(block) {
   if (block.dataset.rcEnhanced) return;
   block.dataset.rcEnhanced = "true";
-  const text = JSON.parse(block.querySelector("[data-rc-exercise-text]").textContent);
-  const spec = JSON.parse(block.querySelector("[data-rc-exercise-spec]").textContent);
+  const text = JSON.parse(block.dataset.rcExerciseText);
+  const spec = JSON.parse(block.dataset.rcExerciseSpec);
   const slug = block.dataset.slug;
   const sourceBlock = block.querySelector("[data-rc-source]");
   const starter = sourceBlock.textContent;
