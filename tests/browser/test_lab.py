@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from lab_site import build_lab_site
+from playwright.sync_api import expect
 from static_site import base_url, start_server
 
 from rankcards.metrics import evaluate
@@ -110,7 +111,8 @@ def test_graded_lab_cycles_a_grade_and_shows_both_gains(page: Any, lab_server: s
     _after(page, button.click)
     _after(page, button.click)
     state["queries"][0]["grades"][doc] = 2
-    assert button.get_attribute("aria-label") == f"{doc}: grade 2"
+    # The button is named by its text (the grade is visible; the words are visually hidden).
+    expect(button).to_have_accessible_name(re.compile(rf"^{doc}\s*: grade 2$"))
     _after(page, page.locator(f'{DEMO} [data-rc-bind="show_gain"]').check)
     state["show_gain"] = True
     shown = _shown(page)
