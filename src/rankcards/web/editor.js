@@ -20,7 +20,7 @@
 //
 // An edit is kept per card and language and restored on reload, and a shared link may bring
 // code (put in the editor, never run): see example_keep.js.
-import { NEAR_MARGIN, runtime } from "./runtime.js";
+import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 import { figureElement } from "./svg_sanitize.js";
 import { keepExample } from "./example_keep.js";
@@ -280,17 +280,7 @@ function enhance(block) {
     delete block.dataset.rcRunning;
   }
 
-  // Boot the runtime when an example comes into view, so the first Run does not wait for it.
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect();
-        runtime.ensure().catch(() => {});
-      }
-    },
-    { rootMargin: NEAR_MARGIN },
-  );
-  observer.observe(block);
+  bootWhenNear(block); // the first Run or Check does not wait for Python
 }
 
 function scan() {

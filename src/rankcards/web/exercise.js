@@ -13,7 +13,7 @@
 // both languages. The strings come from the block's JSON (rankcards.site._i18n.EXERCISE_STRINGS)
 // and, in the glossary, the solved mark's label from `data-rc-solved-label`.
 import { TIME_LIMIT_MS, loadEditorKit, mountEditor } from "./editor.js";
-import { NEAR_MARGIN, runtime } from "./runtime.js";
+import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 import { figureElement } from "./svg_sanitize.js";
 
@@ -254,16 +254,7 @@ function enhance(block) {
     }
   }
 
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect();
-        runtime.ensure().catch(() => {});
-      }
-    },
-    { rootMargin: NEAR_MARGIN },
-  );
-  observer.observe(block);
+  bootWhenNear(block); // the first Run or Check does not wait for Python
 }
 
 // The glossary: a mark after each solved card's link (the slug is the link's last path part).

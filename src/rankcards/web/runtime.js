@@ -342,8 +342,23 @@ document.documentElement.dataset.runtime = runtime.state;
 // "Near" means within one screen of the viewport, as browsers' native lazy loading fetches
 // images ahead of the reader: the boot is under way before the demo is reached, and a page
 // whose demos lie further down still waits until the reader scrolls towards them.
-// demo.js and editor.js observe with this margin.
+// demo.js, editor.js and exercise.js observe with this margin.
 export const NEAR_MARGIN = "100% 0px";
+
+// Boot the runtime once `element` comes near the viewport, so the reader's first action does
+// not wait for it (the runtime shows its own error state with Retry).
+export function bootWhenNear(element) {
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        observer.disconnect();
+        runtime.ensure().catch(() => {});
+      }
+    },
+    { rootMargin: NEAR_MARGIN },
+  );
+  observer.observe(element);
+}
 
 // A demo or example already near the first screen when the page's modules run starts the boot
 // at once: the IntersectionObservers report it only after the next rendered frame, 100-300 ms
