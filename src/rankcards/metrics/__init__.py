@@ -9,7 +9,9 @@ site's visualizers and code examples. Two faces over one implementation:
   over plain ordered lists, computed by the very measure functions ``evaluate`` uses;
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
-  significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap).
+  significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap);
+- rank correlation between two orderings of systems: :func:`kendall_tau` (τ-b) and
+  :func:`tau_ap` (AP correlation).
 
 Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``); see
 :func:`measure_names`. Results are keyed by canonical names: aliases resolve
@@ -17,6 +19,7 @@ Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.
 """
 
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
+from ._correlation import kendall_tau, tau_ap
 from ._data import Qrels, Run
 from ._errors import MeasureError, TrecFormatError
 from ._evaluate import Evaluation, evaluate
@@ -69,6 +72,7 @@ __all__ = [
     "hit_rate_at_k",
     "interpolated_precision",
     "judged_at_k",
+    "kendall_tau",
     "mean_average_precision",
     "mean_ndcg_at_k",
     "mean_precision_at_k",
@@ -83,4 +87,5 @@ __all__ = [
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
+    "tau_ap",
 ]
