@@ -6,7 +6,8 @@ site's visualizers and code examples. Two faces over one implementation:
 - collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules),
   and :func:`evaluate_files`, which evaluates a run file while reading it;
 - teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
-  over plain ordered lists, computed by the very measure functions ``evaluate`` uses;
+  over plain ordered lists, computed by the very measure functions ``evaluate`` uses; the
+  diversity measures likewise (:func:`alpha_ndcg_at_k` ..., ndeval's definitions);
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
   significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap).
@@ -18,8 +19,16 @@ Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.
 
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
 from ._data import Qrels, Run
+from ._diversity import (
+    alpha_ndcg_at_k,
+    diverse_ideal_ranking,
+    err_ia_at_k,
+    nerr_ia_at_k,
+    precision_ia_at_k,
+    subtopic_recall_at_k,
+)
 from ._errors import MeasureError, TrecFormatError
-from ._evaluate import Evaluation, evaluate
+from ._evaluate import Evaluation, SubtopicWarning, evaluate
 from ._explain import Explanation, Step, explain
 from ._means import (
     hit_rate_at_k,
@@ -56,11 +65,15 @@ __all__ = [
     "Qrels",
     "Run",
     "Step",
+    "SubtopicWarning",
     "TrecFormatError",
+    "alpha_ndcg_at_k",
     "average_precision",
     "compare_runs",
     "compare_scores",
+    "diverse_ideal_ranking",
     "err_at_k",
+    "err_ia_at_k",
     "evaluate",
     "evaluate_files",
     "explain",
@@ -76,11 +89,14 @@ __all__ = [
     "mean_reciprocal_rank",
     "measure_names",
     "ndcg_at_k",
+    "nerr_ia_at_k",
     "paired_scores",
     "parse_measure",
     "precision_at_k",
+    "precision_ia_at_k",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
+    "subtopic_recall_at_k",
 ]
