@@ -79,8 +79,9 @@ def _untied(run_lines: list[str]) -> list[tuple[str, str, float]]:
     return rows
 
 
-def _reference(ir_measures: Any, qrels_lines: list[str], rows: list[tuple[str, str, float]],
-               name: str) -> tuple[dict[str, float], float]:  # fmt: skip
+def _reference(
+    ir_measures: Any, qrels_lines: list[str], rows: list[tuple[str, str, float]], name: str
+) -> tuple[dict[str, float], float]:
     """ir_measures' per-query values and mean for one measure (one call per measure: a second
     pyndeval invocation in one call, another alpha or rel, gets an exhausted run)."""
     qrels = []
@@ -202,8 +203,11 @@ def test_only_subtopics_with_a_relevant_document_count() -> None:
 
 def test_single_subtopic_qrels_warns_in_one_line() -> None:
     with pytest.warns(SubtopicWarning) as caught:
-        evaluate(read_qrels(["q 0 a 1", "q 0 b 1"], name="adhoc.qrels"), {"q": {"a": 1.0}},
-                 ["alpha_nDCG@5", "P@5"])  # fmt: skip
+        evaluate(
+            read_qrels(["q 0 a 1", "q 0 b 1"], name="adhoc.qrels"),
+            {"q": {"a": 1.0}},
+            ["alpha_nDCG@5", "P@5"],
+        )
     message = str(caught[0].message)
     assert "\n" not in message
     assert message == (
@@ -313,8 +317,11 @@ def test_cli_json_equals_evaluate(tmp_path: Any, capsys: Any) -> None:
     args = [str(tmp_path / "div.qrels"), str(tmp_path / "div.run"), "--format", "json"]
     status, out, err = _cli(capsys, *args, *(f"-m{name}" for name in [*names, "StRecall@1"]))
     assert (status, err) == (0, "")
-    want = evaluate(read_qrels(DIVERSE_QRELS.splitlines()), read_trec_run(DIVERSE_RUN.splitlines()),
-                    [*names, "StRecall@1"])  # fmt: skip
+    want = evaluate(
+        read_qrels(DIVERSE_QRELS.splitlines()),
+        read_trec_run(DIVERSE_RUN.splitlines()),
+        [*names, "StRecall@1"],
+    )
     assert json.loads(out) == {"per_query": want.per_query, "aggregate": want.aggregate}
     assert want.per_query["q1"]["StRecall@1"] == 1 / 3  # b covers subtopic 1 of 3
 

@@ -9,6 +9,9 @@ site's visualizers and code examples. Two faces over one implementation:
   over plain ordered lists, computed by the very measure functions ``evaluate`` uses; the
   diversity measures likewise (:func:`alpha_ndcg_at_k` ..., ndeval's definitions);
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
+- fusion: :func:`fuse` (RRF, CombSUM, CombMNZ over runs, as ranx) and :func:`rrf_fuse`;
+- retrieval for RAG: Ragas' context precision and recall (:func:`ragas_context_precision`
+  ...) and AutoNuggetizer's :func:`nugget_scores`, from the verdicts those tools produce;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
   significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap).
 
@@ -30,6 +33,7 @@ from ._diversity import (
 from ._errors import MeasureError, TrecFormatError
 from ._evaluate import Evaluation, SubtopicWarning, evaluate
 from ._explain import Explanation, Step, explain
+from ._fuse import fuse, rrf_fuse
 from ._means import (
     hit_rate_at_k,
     mean_average_precision,
@@ -40,6 +44,14 @@ from ._means import (
 )
 from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
+from ._rag import (
+    NuggetScores,
+    nugget_scores,
+    ragas_context_precision,
+    ragas_context_recall,
+    ragas_id_context_precision,
+    ragas_id_context_recall,
+)
 from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
 from ._teaching import (
@@ -61,6 +73,7 @@ __all__ = [
     "Measure",
     "MeasureError",
     "MeasureSpec",
+    "NuggetScores",
     "PairedScores",
     "Qrels",
     "Run",
@@ -78,6 +91,7 @@ __all__ = [
     "evaluate_files",
     "explain",
     "f1_at_k",
+    "fuse",
     "hit_at_k",
     "hit_rate_at_k",
     "interpolated_precision",
@@ -90,13 +104,19 @@ __all__ = [
     "measure_names",
     "ndcg_at_k",
     "nerr_ia_at_k",
+    "nugget_scores",
     "paired_scores",
     "parse_measure",
     "precision_at_k",
     "precision_ia_at_k",
+    "ragas_context_precision",
+    "ragas_context_recall",
+    "ragas_id_context_precision",
+    "ragas_id_context_recall",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
+    "rrf_fuse",
     "subtopic_recall_at_k",
 ]

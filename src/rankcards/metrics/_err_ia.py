@@ -37,8 +37,9 @@ def compute(query: Query, args: Args) -> float:
     count = query.subtopics.count(args.rel)
     if count == 0:
         return 0.0
-    return normalised(cumulated(reciprocal_terms(query, args)), count, args.alpha,
-                      args.cutoff(), "err")  # fmt: skip
+    return normalised(
+        cumulated(reciprocal_terms(query, args)), count, args.alpha, args.cutoff(), "err"
+    )
 
 
 def explain(query: Query, args: Args) -> Terms:

@@ -23,8 +23,9 @@ def compute(query: Query, args: Args) -> float:
     if count == 0 or run == 0.0:
         return 0.0
     k = args.cutoff()
-    best = normalised(cumulated(reciprocal_terms(query, args, ideal=True)), count, args.alpha,
-                      k, "err")  # fmt: skip
+    best = normalised(
+        cumulated(reciprocal_terms(query, args, ideal=True)), count, args.alpha, k, "err"
+    )
     return normalised(run, count, args.alpha, k, "err") / best
 
 
