@@ -12,22 +12,20 @@ from __future__ import annotations
 
 from ._measure import ALPHA, REL, Measure
 from ._query import Args, Query
-from ._subtopics import cumulated, discount, normalised, novelty_gains, ranked_subtopics
+from ._subtopics import cumulated, discount, judgments, normalised, novelty_gains, ranked_subtopics
 from ._terms import Term, Terms, number
 
 
 def _terms(query: Query, args: Args) -> tuple[list[float], list[float], list[float], int]:
     """The run's gains, its discounted gains and the ideal's discounted gains, and N."""
-    if query.subtopics is None:
-        raise ValueError("alpha_nDCG needs the query's subtopics (see prepare)")
     k = args.cutoff()
     gains = novelty_gains(ranked_subtopics(query, args.rel, k), args.alpha)
-    ideal = novelty_gains(query.subtopics.ideal(args.rel, args.alpha, k), args.alpha)
+    ideal = novelty_gains(judgments(query).ideal(args.rel, args.alpha, k), args.alpha)
     return (
         gains,
         [gain * discount(rank) for rank, gain in enumerate(gains)],
         [gain * discount(rank) for rank, gain in enumerate(ideal)],
-        query.subtopics.count(args.rel),
+        judgments(query).count(args.rel),
     )
 
 
@@ -61,7 +59,7 @@ def explain(query: Query, args: Args) -> Terms:
         detail = {"gain": gain, "discount": discount(rank), "subtopics": len(found), "new": new}
         steps.append(Term(rank, term, f"{shown}/log2({rank + 2})", detail))
     quantities = {"k": float(args.cutoff()), "alpha": args.alpha, "N": float(count)}
-    return Terms(tuple(steps), cumulated(run), cumulated(ideal) if count else 0.0, quantities)
+    return Terms(tuple(steps), cumulated(run), cumulated(ideal), quantities)
 
 
 MEASURE = Measure(

@@ -13,17 +13,22 @@ from __future__ import annotations
 
 from ._measure import REL, Measure
 from ._query import Args, Query
-from ._subtopics import cumulated, ideal_ideal, normalised, novelty_gains, ranked_subtopics
+from ._subtopics import (
+    cumulated,
+    ideal_ideal,
+    judgments,
+    normalised,
+    novelty_gains,
+    ranked_subtopics,
+)
 from ._terms import Term, Terms, number
 
 
 def reciprocal_terms(query: Query, args: Args, ideal: bool = False) -> list[float]:
     """Each rank's novelty gain divided by its rank: the run's, or the greedy ideal's."""
-    if query.subtopics is None:
-        raise ValueError("intent-aware ERR needs the query's subtopics (see prepare)")
     k = args.cutoff()
     ranked = (
-        query.subtopics.ideal(args.rel, args.alpha, k)
+        judgments(query).ideal(args.rel, args.alpha, k)
         if ideal
         else ranked_subtopics(query, args.rel, k)
     )
@@ -32,9 +37,7 @@ def reciprocal_terms(query: Query, args: Args, ideal: bool = False) -> list[floa
 
 def compute(query: Query, args: Args) -> float:
     """The cumulated gain/rank at k over the ideal-ideal one (raw at k = 1, as ndeval)."""
-    if query.subtopics is None:
-        raise ValueError("ERR_IA needs the query's subtopics (see prepare)")
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     if count == 0:
         return 0.0
     return normalised(
@@ -44,10 +47,8 @@ def compute(query: Query, args: Args) -> float:
 
 def explain(query: Query, args: Args) -> Terms:
     """Each rank adds gain / rank; the denominator is the ideal-ideal sum (1 at k = 1)."""
-    if query.subtopics is None:
-        raise ValueError("ERR_IA needs the query's subtopics (see prepare)")
     k = args.cutoff()
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     terms = reciprocal_terms(query, args)
     steps = tuple(
         Term(rank, term, f"{number(term * (rank + 1))}/{rank + 1}", {"gain": term * (rank + 1)})
@@ -55,7 +56,7 @@ def explain(query: Query, args: Args) -> Terms:
     )
     denominator = 1.0 if k == 1 else ideal_ideal(count, args.alpha, k, "err")
     quantities = {"k": float(k), "alpha": args.alpha, "N": float(count)}
-    return Terms(steps, cumulated(terms) if count else 0.0, denominator, quantities)
+    return Terms(steps, cumulated(terms), denominator, quantities)
 
 
 MEASURE = Measure(

@@ -10,15 +10,13 @@ from __future__ import annotations
 from ._err_ia import reciprocal_terms
 from ._measure import REL, Measure
 from ._query import Args, Query
-from ._subtopics import cumulated, normalised
+from ._subtopics import cumulated, judgments, normalised
 from ._terms import Term, Terms, number
 
 
 def compute(query: Query, args: Args) -> float:
     """ERR-IA@k of the run over ERR-IA@k of the greedy ideal; 0 when the run gains nothing."""
-    if query.subtopics is None:
-        raise ValueError("nERR_IA needs the query's subtopics (see prepare)")
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     run = cumulated(reciprocal_terms(query, args))
     if count == 0 or run == 0.0:
         return 0.0
@@ -31,17 +29,15 @@ def compute(query: Query, args: Args) -> float:
 
 def explain(query: Query, args: Args) -> Terms:
     """Each rank adds gain / rank; the ideal ranking's sum divides."""
-    if query.subtopics is None:
-        raise ValueError("nERR_IA needs the query's subtopics (see prepare)")
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     terms = reciprocal_terms(query, args)
-    ideal = cumulated(reciprocal_terms(query, args, ideal=True)) if count else 0.0
+    ideal = cumulated(reciprocal_terms(query, args, ideal=True))
     steps = tuple(
         Term(rank, term, f"{number(term * (rank + 1))}/{rank + 1}", {"gain": term * (rank + 1)})
         for rank, term in enumerate(terms)
     )
     quantities = {"k": float(args.cutoff()), "alpha": args.alpha, "N": float(count)}
-    return Terms(steps, cumulated(terms) if count else 0.0, ideal, quantities)
+    return Terms(steps, cumulated(terms), ideal, quantities)
 
 
 MEASURE = Measure(

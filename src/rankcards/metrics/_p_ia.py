@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from ._measure import REL, Measure
 from ._query import Args, Query
-from ._subtopics import ranked_subtopics
+from ._subtopics import judgments, ranked_subtopics
 from ._terms import Term, Terms
 
 
 def compute(query: Query, args: Args) -> float:
     """Relevant (document, subtopic) pairs in the top k, over k·N."""
-    if query.subtopics is None:
-        raise ValueError("P_IA needs the query's subtopics (see prepare)")
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     if count == 0:
         return 0.0
     k = args.cutoff()
@@ -27,15 +25,13 @@ def compute(query: Query, args: Args) -> float:
 
 def explain(query: Query, args: Args) -> Terms:
     """Each rank adds the number of subtopics its document is relevant to."""
-    if query.subtopics is None:
-        raise ValueError("P_IA needs the query's subtopics (see prepare)")
     k = args.cutoff()
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     steps = tuple(
         Term(rank, float(len(found)), str(len(found)), {"subtopics": float(len(found))})
         for rank, found in enumerate(ranked_subtopics(query, args.rel, k))
     )
-    numerator = float(sum(step.contribution for step in steps)) if count else 0.0
+    numerator = float(sum(step.contribution for step in steps))
     return Terms(steps, numerator, float(k * count), {"k": float(k), "N": float(count)})
 
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from ._measure import REL, Measure
 from ._query import Args, Query
-from ._subtopics import ranked_subtopics
+from ._subtopics import judgments, ranked_subtopics
 from ._terms import Term, Terms
 
 
 def compute(query: Query, args: Args) -> float:
     """Subtopics covered in the top k over N."""
-    if query.subtopics is None:
-        raise ValueError("StRecall needs the query's subtopics (see prepare)")
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     if count == 0:
         return 0.0
     covered = {
@@ -28,17 +26,15 @@ def compute(query: Query, args: Args) -> float:
 
 def explain(query: Query, args: Args) -> Terms:
     """Each rank adds the subtopics it is the first to cover."""
-    if query.subtopics is None:
-        raise ValueError("StRecall needs the query's subtopics (see prepare)")
     k = args.cutoff()
-    count = query.subtopics.count(args.rel)
+    count = judgments(query).count(args.rel)
     covered: set[int] = set()
     steps = []
     for rank, found in enumerate(ranked_subtopics(query, args.rel, k)):
         new = len(set(found) - covered)
         covered.update(found)
         steps.append(Term(rank, float(new), str(new), {"covered": float(len(covered))}))
-    numerator = float(len(covered)) if count else 0.0
+    numerator = float(len(covered))
     return Terms(tuple(steps), numerator, float(count), {"k": float(k), "N": float(count)})
 
 

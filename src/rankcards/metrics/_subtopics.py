@@ -107,16 +107,22 @@ class QuerySubtopics:
         return picked
 
 
+def judgments(query: Query) -> QuerySubtopics:
+    """The query's subtopic judgments, which ``prepare`` attaches for a diversity measure."""
+    if query.subtopics is None or query.docnos is None:
+        raise ValueError("a diversity measure needs the query's subtopics (see prepare)")
+    return query.subtopics
+
+
 def ranked_subtopics(query: Query, rel: int, k: int) -> list[Subtopics]:
     """The subtopics of the document at each of the top ``k`` ranks (``()`` if unjudged)."""
     depth = min(k, query.num_ret)
     found: list[Subtopics] = [()] * depth
-    if query.subtopics is None or query.docnos is None:
-        raise ValueError("a diversity measure needs the query's subtopics (see prepare)")
-    for rank, docno in zip(query.ranks, query.docnos, strict=True):
+    subtopics = judgments(query)
+    for rank, docno in zip(query.ranks, query.docnos or (), strict=True):
         if rank >= depth:
             break
-        found[rank] = query.subtopics.relevant(docno, rel)
+        found[rank] = subtopics.relevant(docno, rel)
     return found
 
 
