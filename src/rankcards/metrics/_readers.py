@@ -6,10 +6,10 @@ anything after the tag are ignored; the score is a finite double). Lines whose f
 starts with ``#`` and blank lines are skipped; columns are split on ASCII whitespace, as C's
 ``isspace`` does. A docno twice for one query (of a qrels: for one query and subtopic, the
 second column being the subtopic to the diversity measures, as ndeval reads it) and an empty
-input are errors. A path may be gzip-compressed (recognised by its magic bytes). Qids must be UTF-8; docnos are compared as
-bytes, as trec_eval does, so they may be in any encoding. A truncated or corrupt gzip file is a
-data error like any other: one line naming the file (:class:`TrecFormatError`), never the
-decompressor's own exception.
+input are errors. A path may be gzip-compressed (recognised by its magic bytes). Qids must be
+UTF-8; docnos are compared as bytes, as trec_eval does, so they may be in any encoding. A
+truncated or corrupt gzip file is a data error like any other: one line naming the file
+(:class:`TrecFormatError`), never the decompressor's own exception.
 
 Speed and memory: a run is read as bytes, in blocks split with one C call each when their
 lines are regular (see ``_fastrun``), and per query only the docnos (bytes) and an
