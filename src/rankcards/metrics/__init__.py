@@ -6,8 +6,12 @@ site's visualizers and code examples. Two faces over one implementation:
 - collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules),
   and :func:`evaluate_files`, which evaluates a run file while reading it;
 - teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
-  over plain ordered lists, computed by the very measure functions ``evaluate`` uses;
+  over plain ordered lists, computed by the very measure functions ``evaluate`` uses; the
+  diversity measures likewise (:func:`alpha_ndcg_at_k` ..., ndeval's definitions);
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
+- fusion: :func:`fuse` (RRF, CombSUM, CombMNZ over runs, as ranx) and :func:`rrf_fuse`;
+- retrieval for RAG: Ragas' context precision and recall (:func:`ragas_context_precision`
+  ...) and AutoNuggetizer's :func:`nugget_scores`, from the verdicts those tools produce;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
   significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap);
 - rank correlation between two orderings of systems: :func:`kendall_tau` (τ-b) and
@@ -21,9 +25,18 @@ Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
 from ._correlation import kendall_tau, tau_ap
 from ._data import Qrels, Run
+from ._diversity import (
+    alpha_ndcg_at_k,
+    diverse_ideal_ranking,
+    err_ia_at_k,
+    nerr_ia_at_k,
+    precision_ia_at_k,
+    subtopic_recall_at_k,
+)
 from ._errors import MeasureError, TrecFormatError
-from ._evaluate import Evaluation, evaluate
+from ._evaluate import Evaluation, SubtopicWarning, evaluate
 from ._explain import Explanation, Step, explain
+from ._fuse import fuse, rrf_fuse
 from ._means import (
     hit_rate_at_k,
     mean_average_precision,
@@ -34,6 +47,14 @@ from ._means import (
 )
 from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
+from ._rag import (
+    NuggetScores,
+    nugget_scores,
+    ragas_context_precision,
+    ragas_context_recall,
+    ragas_id_context_precision,
+    ragas_id_context_recall,
+)
 from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
 from ._teaching import (
@@ -55,19 +76,25 @@ __all__ = [
     "Measure",
     "MeasureError",
     "MeasureSpec",
+    "NuggetScores",
     "PairedScores",
     "Qrels",
     "Run",
     "Step",
+    "SubtopicWarning",
     "TrecFormatError",
+    "alpha_ndcg_at_k",
     "average_precision",
     "compare_runs",
     "compare_scores",
+    "diverse_ideal_ranking",
     "err_at_k",
+    "err_ia_at_k",
     "evaluate",
     "evaluate_files",
     "explain",
     "f1_at_k",
+    "fuse",
     "hit_at_k",
     "hit_rate_at_k",
     "interpolated_precision",
@@ -80,12 +107,21 @@ __all__ = [
     "mean_reciprocal_rank",
     "measure_names",
     "ndcg_at_k",
+    "nerr_ia_at_k",
+    "nugget_scores",
     "paired_scores",
     "parse_measure",
     "precision_at_k",
+    "precision_ia_at_k",
+    "ragas_context_precision",
+    "ragas_context_recall",
+    "ragas_id_context_precision",
+    "ragas_id_context_recall",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
+    "rrf_fuse",
+    "subtopic_recall_at_k",
     "tau_ap",
 ]

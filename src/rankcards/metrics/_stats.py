@@ -231,8 +231,11 @@ def paired_t_test(differences: Sequence[float], confidence: float = 0.95) -> Tes
     centre = mean(differences)
     stderr = sample_sd(differences) / math.sqrt(n)
     if stderr == 0.0:
-        return TestResult(0.0 if centre == 0.0 else math.copysign(math.inf, centre),
-                          1.0 if centre == 0.0 else 0.0, (centre, centre))  # fmt: skip
+        return TestResult(
+            0.0 if centre == 0.0 else math.copysign(math.inf, centre),
+            1.0 if centre == 0.0 else 0.0,
+            (centre, centre),
+        )
     statistic = centre / stderr
     half_width = student_t_quantile(0.5 + confidence / 2.0, n - 1) * stderr
     return TestResult(

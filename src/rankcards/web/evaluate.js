@@ -82,6 +82,10 @@ class Evaluator {
       this.evaluate();
     });
     this.#q("[data-rc-eval-cancel]").addEventListener("click", () => this.cancel());
+    const diversity = this.#q("[data-rc-diversity]");
+    diversity.addEventListener("click", () => {
+      this.#q("[data-rc-measures]").value = diversity.dataset.measures;
+    });
     root.dataset.rcState = "idle";
   }
 
@@ -240,7 +244,9 @@ class Evaluator {
     if (this.#task) return;
     const errors = this.#q("[data-rc-eval-errors]");
     const status = this.#q("[data-rc-eval-status]");
+    const warnings = this.#q("[data-rc-eval-warnings]");
     errors.replaceChildren();
+    warnings.textContent = "";
     const qrels = this.#source("qrels");
     const runs = this.#runSources();
     if (!qrels || !runs.length) {
@@ -312,6 +318,7 @@ class Evaluator {
     }
     this.#comparison = null;
     this.#q("[data-rc-compare-results]").hidden = true;
+    warnings.textContent = reply.warnings.join("\n"); // as `rankcards eval` warns: one line each
     this.#result = reply;
     this.#sort = { column: -1, descending: false };
     this.#renderTable();
