@@ -20,6 +20,7 @@ from rankcards import __version__
 _COMMANDS: dict[str, str] = {
     "eval": "eval_cmd",
     "compare": "compare",
+    "agree": "agree",
     "check": "check",
     "new": "new",
     "schema": "schema",
