@@ -183,7 +183,7 @@ class Agreement {
   #render(result, nameA, nameB) {
     const t = this.#t;
     const summary = this.#table(format(t.tSummaryCaption, { a: nameA, b: nameB }), [
-      { text: "" },
+      { text: t.tColStatistic },
       { text: t.tColValue },
     ]);
     const body = summary.createTBody();
