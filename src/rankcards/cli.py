@@ -21,6 +21,7 @@ _COMMANDS: dict[str, str] = {
     "eval": "eval_cmd",
     "compare": "compare",
     "fuse": "fuse",
+    "agree": "agree",
     "check": "check",
     "new": "new",
     "schema": "schema",

@@ -3,9 +3,10 @@
 // usage: node run_compare.mjs ARCHIVE.zip TESTS_DIR [RUNNER]
 //   ARCHIVE.zip    the rankcards package archive the site ships to the browser
 //   TESTS_DIR      tests/ (its metrics/ and pyodide/ folders are copied into Pyodide)
-//   RUNNER         the module of tests/pyodide whose main() runs (default compare_runner)
-// Prints one line per failure and, last, the JSON summary of compare_runner.main; exits 1 if
-// a test failed.
+//   RUNNER         the module of tests/pyodide whose main(tests_dir) runs (compare_runner, or
+//                  agree_runner for the agreement functions)
+// Prints one line per failure and, last, the JSON summary of the runner's main; exits 1 if a
+// test failed.
 import { readFileSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const [archive, testsDir, runnerName = "compare_runner"] = process.argv.slice(2);
 if (!archive || !testsDir) {
-  console.error("usage: node run_compare.mjs ARCHIVE.zip TESTS_DIR");
+  console.error("usage: node run_compare.mjs ARCHIVE.zip TESTS_DIR [RUNNER]");
   process.exit(2);
 }
 const pyodideDir = process.env.RANKCARDS_PYODIDE_DIR ?? join(here, "..", "..", "node_modules", "pyodide");

@@ -15,13 +15,18 @@ site's visualizers and code examples. Two faces over one implementation:
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
   significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap);
 - rank correlation between two orderings of systems: :func:`kendall_tau` (τ-b) and
-  :func:`tau_ap` (AP correlation).
+  :func:`tau_ap` (AP correlation);
+- agreement between assessors: :func:`confusion_matrix`, :func:`cohen_kappa` (unweighted,
+  linear, quadratic), :func:`krippendorff_alpha`, :func:`fleiss_kappa`; between two qrels:
+  :func:`judged_pairs` and :func:`agreement` (what ``rankcards agree`` prints).
 
 Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``); see
 :func:`measure_names`. Results are keyed by canonical names: aliases resolve
 (``HitRate@10`` -> ``Success@10``) and default parameters are left out.
 """
 
+from ._agree import JudgedPairs, agreement, judged_pairs
+from ._agreement import cohen_kappa, confusion_matrix, fleiss_kappa, krippendorff_alpha
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
 from ._correlation import kendall_tau, tau_ap
 from ._data import Qrels, Run
@@ -73,6 +78,7 @@ from ._teaching import (
 __all__ = [
     "Evaluation",
     "Explanation",
+    "JudgedPairs",
     "Measure",
     "MeasureError",
     "MeasureSpec",
@@ -83,10 +89,13 @@ __all__ = [
     "Step",
     "SubtopicWarning",
     "TrecFormatError",
+    "agreement",
     "alpha_ndcg_at_k",
     "average_precision",
+    "cohen_kappa",
     "compare_runs",
     "compare_scores",
+    "confusion_matrix",
     "diverse_ideal_ranking",
     "err_at_k",
     "err_ia_at_k",
@@ -94,12 +103,15 @@ __all__ = [
     "evaluate_files",
     "explain",
     "f1_at_k",
+    "fleiss_kappa",
     "fuse",
     "hit_at_k",
     "hit_rate_at_k",
     "interpolated_precision",
     "judged_at_k",
+    "judged_pairs",
     "kendall_tau",
+    "krippendorff_alpha",
     "mean_average_precision",
     "mean_ndcg_at_k",
     "mean_precision_at_k",

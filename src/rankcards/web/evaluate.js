@@ -20,6 +20,7 @@
 // The root's data-rc-state is idle | running | done | error | cancelled (data-rc-chart-state:
 // drawing | ready, the difference chart's); a `rankcards:evaluated`
 // CustomEvent {detail: {ms, queries, runs}} fires on it after each evaluation or comparison.
+import { mountAgreement } from "./evaluate_agree.js";
 import { runtime } from "./runtime.js";
 
 const ENTRY = "rankcards.viz._evaluate:evaluate_run_files";
@@ -86,6 +87,8 @@ class Evaluator {
     diversity.addEventListener("click", () => {
       this.#q("[data-rc-measures]").value = diversity.dataset.measures;
     });
+    const agree = this.#q("[data-rc-agree]"); // two qrels compared: A is this page's qrels
+    if (agree) mountAgreement(agree, { qrels: () => this.#source("qrels"), runs: () => this.#runSources() });
     root.dataset.rcState = "idle";
   }
 
