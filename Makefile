@@ -34,7 +34,7 @@ $(VENV)/.zensical: pyproject.toml | $(VENV)/.installed
 # at build time into a plain project (build/zensical), and Zensical builds it.
 build-zensical: setup $(VENV)/.zensical   ## build the site with Zensical into site-zensical/
 	$(BIN)/rankcards site-sources build/zensical
-	cd build/zensical && $(abspath $(BIN))/zensical build --clean
+	cd build/zensical && $(abspath $(BIN))/zensical build --clean --strict
 	rm -rf site-zensical && mv build/zensical/site site-zensical
 
 check: setup            ## validate the bundled cards

@@ -64,7 +64,7 @@ def build_zensical_site(folder: Path) -> tuple[Path, str | None]:
     sources = folder / "sources"
     steps = [
         ([sys.executable, "-m", "rankcards.cli", "site-sources", str(sources)], ROOT),
-        ([sys.executable, "-m", "zensical", "build", "--clean"], sources),
+        ([sys.executable, "-m", "zensical", "build", "--clean", "--strict"], sources),
     ]
     for command, cwd in steps:
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)

@@ -43,7 +43,7 @@ def zensical_project(tmp_path_factory: pytest.TempPathFactory, project_tools) ->
     done = _site_sources(project, "sources")
     assert done.returncode == 0, done.stderr
     built = subprocess.run(
-        [sys.executable, "-m", "zensical", "build", "--clean"],
+        [sys.executable, "-m", "zensical", "build", "--clean", "--strict"],
         cwd=project / "sources",
         capture_output=True,
         text=True,

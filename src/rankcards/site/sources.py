@@ -20,7 +20,10 @@ into a project folder that a Material-compatible engine builds as it is::
 
 Then ``cd OUTDIR && zensical build`` (what ``make build-zensical`` runs). What the plugin does
 that no source can: search indexes each page's full HTML (the plugin gives Material's index the
-formulas as TeX and no demo view, ``_search.search_html``).
+formulas as TeX and no demo view, ``_search.search_html``), and a card edited under
+``zensical serve`` shows once ``site-sources`` has run again (``mkdocs serve`` rebuilds it).
+The cards' other names reach search as each page's ``tags`` (hidden on the page, as in the
+MkDocs build); Zensical's search dialog also offers them as filters.
 
 OUTDIR is written beside itself and swapped in at the end, so an invalid card or a failed step
 leaves the previous sources as they were; only a folder this function wrote (or an empty one)
