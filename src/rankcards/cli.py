@@ -25,9 +25,10 @@ _COMMANDS: dict[str, str] = {
     "check": "check",
     "new": "new",
     "schema": "schema",
+    "site-sources": "site_sources",
 }
 # The commands that need the `site` extra, and the top-level modules its packages provide.
-_SITE_COMMANDS = frozenset({"check", "new", "schema"})
+_SITE_COMMANDS = frozenset({"check", "new", "schema", "site-sources"})
 SITE_MODULES = frozenset(
     {"yaml", "jinja2", "markupsafe", "markdown", "jsonschema", "mkdocs", "material"}
 )

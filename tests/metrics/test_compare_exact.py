@@ -366,3 +366,20 @@ def test_compare_scores_rejects_bad_input() -> None:
     )
     one_query = compare_scores({"a": {"m": [0.1]}, "b": {"m": [0.2]}}, test="randomization")
     assert one_query["comparisons"][0]["p"] == 1.0  # type: ignore[index]  # 2 flips, both as extreme
+
+
+def test_a_p_value_exactly_at_alpha_is_not_significant() -> None:
+    # Exact randomization over 4 queries: 2 of the 16 sign assignments reach |sum|, p = 1/8.
+    scores = {"base": {"AP": [0.2, 0.4, 0.1, 0.3]}, "new": {"AP": [0.3, 0.6, 0.2, 0.6]}}
+    at = compare_scores(scores, test="randomization", alpha=0.125)["comparisons"][0]
+    assert at["p"] == at["p_adjusted"] == 0.125
+    assert at["significant"] is False  # significant means p < alpha, not p <= alpha
+    above = compare_scores(scores, test="randomization", alpha=0.1251)["comparisons"][0]
+    assert above["significant"] is True
+    # The same rule after a correction: Bonferroni over two identical comparisons gives 0.25.
+    pair = {**scores, "again": scores["new"]}
+    rows = compare_scores(pair, test="randomization", alpha=0.25, correction="bonferroni")
+    assert [(row["p_adjusted"], row["significant"]) for row in rows["comparisons"]] == [
+        (0.25, False),
+        (0.25, False),
+    ]
