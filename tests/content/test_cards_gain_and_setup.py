@@ -283,3 +283,23 @@ def test_examples_print_what_the_text_says(slug, lang):
             continue  # each language prints its own word
         assert line in printed, f"{slug} ({lang}) does not print {line!r}:\n{printed}"
     assert "Traceback" not in printed
+
+
+def test_the_averaging_card_denominators_of_other_tools():
+    # The card: pytrec_eval (trec_eval 9.x's code) averages a run without q4 over the three
+    # queries it holds (0.8889); ir_measures scores q4 0 as -c does (0.6667).
+    from ci_gate import require_module
+
+    pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier")
+    ir_measures = require_module("ir_measures", "pip install ir-measures")
+    run = without_q4()
+    per_query = pytrec_eval.RelevanceEvaluator(QRELS, {"recall.5"}).evaluate(run)
+    assert sorted(per_query) == ["q1", "q2", "q3"]
+    mean = sum(values["recall_5"] for values in per_query.values()) / len(per_query)
+    assert f"{mean:.4f}" == "0.8889" == f"{toy(['R@5'], run).aggregate['R@5']:.4f}"
+    aggregate = ir_measures.calc_aggregate([ir_measures.R @ 5, ir_measures.AP], QRELS, run)
+    assert f"{aggregate[ir_measures.R @ 5]:.4f}" == "0.6667"
+    assert (
+        f"{aggregate[ir_measures.AP]:.4f}"
+        == f"{toy(['AP'], run, complete=True).aggregate['AP']:.4f}"
+    )
