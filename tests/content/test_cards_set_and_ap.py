@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -188,7 +189,35 @@ def _f1_at_k_claims() -> Claims:
         for q, v in zip(TOY, _counts(10).values(), strict=True)
     ]
     claims.states("0.3512", sum(set_f) / len(set_f))
+    # "a query's maximum need not be at k = R": q1 (R = 3) peaks at k = 4, q3 (R = 2) at k = 5
+    by_k = {k: _per_query(QRELS, f"F1@{k}") for k in range(1, 6)}
+    for index, best_k, r in ((0, 4, 3), (2, 5, 2)):
+        assert len(TOY[index].relevant) == r
+        assert max(range(1, 6), key=lambda k: by_k[k][index]) == best_k != r
+        claims.states("0.5714", by_k[best_k][index])
+    assert by_k[2][2] == 0.0  # q3's F1@2
+    claims.states("0.333", by_k[3][0])  # F1@R on q1 ...
+    claims.states("0.333", _per_query(QRELS, "Rprec")[0])  # ... its R-Precision
     return claims
+
+
+def test_f1_reaches_1_only_at_k_equal_to_r():
+    # "its best possible value, 1, needs k = R": over every ordering of 3 relevant and 3
+    # non-relevant documents, F1@k reaches 1 only at k = 3
+    relevant = {"a", "b", "c"}
+    orders = [list(order) for order in itertools.permutations("abcxyz")]
+    for k in range(1, 7):
+        best = max(f1_at_k(order, relevant, k) for order in orders)
+        assert (best == 1.0) == (k == len(relevant)), k
+
+
+def test_ir_measures_set_f_wants_a_float_beta():
+    ir_measures = require_module("ir_measures", "pip install ir-measures, in .[dev]")
+    q1 = {"q1": QRELS["q1"]}, {"q1": RUN["q1"]}
+    value = ir_measures.calc_aggregate([ir_measures.SetF(beta=2.0)], *q1)
+    assert round(value[ir_measures.SetF(beta=2.0)], 4) == 0.5455
+    with pytest.raises(AssertionError, match="invalid param beta=2"):
+        ir_measures.calc_aggregate([ir_measures.SetF(beta=2)], *q1)
 
 
 def _counts(depth: int | None) -> dict[str, dict[str, float]]:
@@ -472,10 +501,11 @@ CLAIMS: dict[str, Callable[[], Claims]] = {
 
 # Decimals a card writes that are not results on the example, each with its reason.
 NOT_RESULTS: dict[str, set[str]] = {
-    "precision-at-k": set(),
-    "f1-at-k": set(),
+    "precision-at-k": {"10.0"},  # trec_eval 10.0
+    "f1-at-k": {"2.0"},  # the parameter of SetF(beta=2.0)
     "r-precision": set(),
-    "average-precision": {"0.19", "1.0"},  # scikit-learn's version; ml_metrics' apk, quoted
+    "average-precision": {"0.19", "1.0", "10.0"},  # scikit-learn's version; ml_metrics' apk,
+    # quoted; trec_eval 10.0
     # recall levels (inputs, and the 0.80 of iprec_at_recall_0.80); trec_eval 10.0
     "precision-recall-curve": {"0.0", "0.1", "0.7", "0.8", "0.80", "0.9", "1.0", "10.0"},
     "bpref": {"8.0", "0.0"},  # trec_eval 8.0; bpref_bug's pre-8.0 result, quoted
