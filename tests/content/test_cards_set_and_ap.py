@@ -543,3 +543,32 @@ def test_spanish_is_written_in_the_house_register(slug):
         assert not re.search(calque, text), (slug, calque)
     assert not re.search(r"\d,\d", text), slug  # decimal point, never a comma
     assert "exhaustividad" in text
+
+
+def test_ranx_bpref_differs_from_trec_eval_where_the_card_says():
+    """The bpref card: ranx 0.3.21 gives NaN when no non-relevant document is judged (trec_eval:
+    the share of relevant retrieved, 0.667 on the toy) and counts a negative grade as judged
+    non-relevant (trec_eval: unjudged)."""
+    ranx = require_module("ranx", "pip install ranx, in .[dev]")
+    import importlib.metadata
+
+    assert importlib.metadata.version("ranx") == "0.3.21"
+    for lang in LANGS:
+        assert "ranx 0.3.21" in "\n".join(_card("bpref")["gotchas"][lang])
+    only_relevant = ranx.evaluate(ranx.Qrels(QRELS), ranx.Run(RUN), "bpref", return_mean=False)
+    # NaN on q1, q2, q3 (a relevant document retrieved, N = 0); q4 retrieves none: 0
+    assert [math.isnan(value) for value in only_relevant] == [True, True, True, False]
+    assert math.isnan(ranx.evaluate(ranx.Qrels(QRELS), ranx.Run(RUN), "bpref"))
+    assert round(_mean(QRELS, ["bpref"])["bpref"], 3) == 0.667  # trec_eval's rule here
+    pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier, in .[dev]")
+    # q1 judged with d3 at -1 (above d1): trec_eval skips it, ranx counts it as non-relevant
+    negative = {"q1": {**JUDGED["q1"], "d3": -1}}
+    as_zero = {"q1": {**JUDGED["q1"], "d3": 0}}
+    one = {"q1": RUN["q1"]}
+    ours = evaluate(negative, one, ["bpref"]).aggregate["bpref"]
+    theirs = pytrec_eval.RelevanceEvaluator(negative, {"bpref"}).evaluate(one)["q1"]["bpref"]
+    unjudged = {"q1": {doc: g for doc, g in negative["q1"].items() if g >= 0}}
+    assert ours == theirs == evaluate(unjudged, one, ["bpref"]).aggregate["bpref"]
+    ranx_negative = ranx.evaluate(ranx.Qrels(negative), ranx.Run(one), "bpref")
+    ranx_zero = ranx.evaluate(ranx.Qrels(as_zero), ranx.Run(one), "bpref")
+    assert ranx_negative == ranx_zero != ours
