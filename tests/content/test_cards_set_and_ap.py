@@ -504,8 +504,9 @@ NOT_RESULTS: dict[str, set[str]] = {
     "precision-at-k": {"10.0"},  # trec_eval 10.0
     "f1-at-k": {"2.0"},  # the parameter of SetF(beta=2.0)
     "r-precision": set(),
-    "average-precision": {"0.19", "1.0", "10.0"},  # scikit-learn's version; ml_metrics' apk,
-    # quoted; trec_eval 10.0
+    # scikit-learn's version; ml_metrics' apk on an empty query, quoted (1.0 in 0.1.4 on PyPI,
+    # 0.0 on its main branch); trec_eval 10.0
+    "average-precision": {"0.19", "1.0", "0.0", "10.0"},
     # recall levels (inputs, and the 0.80 of iprec_at_recall_0.80); trec_eval 10.0
     "precision-recall-curve": {"0.0", "0.1", "0.7", "0.8", "0.80", "0.9", "1.0", "10.0"},
     "bpref": {"8.0", "0.0"},  # trec_eval 8.0; bpref_bug's pre-8.0 result, quoted
@@ -572,3 +573,13 @@ def test_ranx_bpref_differs_from_trec_eval_where_the_card_says():
     ranx_negative = ranx.evaluate(ranx.Qrels(negative), ranx.Run(one), "bpref")
     ranx_zero = ranx.evaluate(ranx.Qrels(as_zero), ranx.Run(one), "bpref")
     assert ranx_negative == ranx_zero != ours
+
+
+def test_the_pr_curve_formula_shows_the_rounding_its_numbers_use():
+    from rankcards.metrics._iprec import relevant_needed
+
+    assert r"n_q(r) = \mathrm{lround}(r R_q)" in _card("precision-recall-curve")["formula"]["latex"]
+    for num_rel in range(1, 12):
+        for level in LEVELS:
+            exact = level * num_rel  # lround: to the nearest whole number, halves away from 0
+            assert relevant_needed(level, num_rel) == math.floor(exact + 0.5), (level, num_rel)
