@@ -29,7 +29,7 @@ EXPECTED = {
     "online-evaluation": ("A/B test", "intercalado"),
     "per-query-analysis": ("trec_eval -q", "Análisis por consulta"),
     "significance-testing": ("Wilcoxon", "valor p"),
-    "bpref": ("bpref", "bpref (binary preference)"),
+    "bpref": ("bpref", "preferencia binaria"),
     "dcg": ("DCG", "ganancia acumulada descontada"),
     "err": ("ERR", "rango recíproco esperado"),
     "f1-at-k": ("F1@K", "Medida F"),
