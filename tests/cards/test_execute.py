@@ -125,3 +125,14 @@ def test_a_timeout_is_never_kept_on_disk(monkeypatch, tmp_path: Path):
     _fake_worker(monkeypatch, "import time; print('{\"ready\": true}', flush=True); time.sleep(30)")
     assert _execute.run_jobs([_job("slow")], timeout=1, cache_dir=tmp_path) == [{"timeout": 1}]
     assert list(tmp_path.rglob("*.json")) == []
+
+
+def test_a_timeout_beside_other_jobs_is_confirmed_alone(monkeypatch):
+    """Two workers shared the CPUs: each job that timed out runs again in a process of its own,
+    one after the other, before it is reported."""
+    started = _fake_worker(
+        monkeypatch, "import time; print('{\"ready\": true}', flush=True); time.sleep(30)"
+    )
+    jobs = [_job("first"), _job("second")]
+    assert _execute.run_jobs(jobs, timeout=1, workers=2) == [{"timeout": 1}, {"timeout": 1}]
+    assert len(started) == 4  # two side by side, then each alone

@@ -5,8 +5,8 @@ Subprocesses, not ``exec`` in the build: card code cannot hang or crash the buil
 serve`, and each serve rebuild sees the current source of ``rankcards`` (the metrics module may
 have just changed). A few worker processes (one per CPU, at most :data:`MAX_WORKERS`) each take
 the next job as soon as they answer the last, so one slow card does not hold the rest back.
-When a job times out its process is killed, that job is reported, and a fresh process takes
-over.
+When a job times out its process is killed and a fresh process takes over; the job runs again
+alone, once the others are done (beside them it shared the CPUs), and only then is reported.
 
 Answers are cached by job and by a fingerprint of every file of the ``rankcards`` package (its
 content, so a change of any module, data file or the figures' allow-list starts afresh): in
@@ -218,7 +218,12 @@ def run_jobs(
     failed: dict[str, dict[str, Any]] = {}  # timeouts and crashes: answered, never cached
     if pending:
         count = min(workers or worker_count(), len(pending))
-        for i, answer in _run_pending(jobs, pending, timeout, count).items():
+        answers = _run_pending(jobs, pending, timeout, count)
+        slow = [i for i, answer in answers.items() if "timeout" in answer]
+        if count > 1 and slow:
+            # Jobs that ran beside others shared the CPUs: a timeout counts once run alone.
+            answers.update(_run_pending(jobs, slow, timeout, 1))
+        for i, answer in answers.items():
             if "timeout" in answer or "crashed" in answer:
                 failed[keys[i]] = answer
                 continue

@@ -55,6 +55,7 @@ _PRINTED = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?
 _DATA_VALUE = re.compile(r'<[^>]*\sdata-value="([^"]*)"[^>]*>')
 _TAG = re.compile(r"<[^>]+>")
 MINUS = "\u2212"  # the minus sign a text may write for "-"
+_NAMES = {"es": "Spanish", "en": "English"}
 
 
 @dataclass(frozen=True)
@@ -199,14 +200,17 @@ def _claim_problems(
         magnitude = written.lstrip("-" + MINUS)
         lang = claim.get("lang")
         backed.setdefault(magnitude, set()).add(lang)
-        missing = [other for other in ([lang] if lang else LANGS) if magnitude not in texts[other]]
-        if missing:
+        required = [lang] if lang else list(LANGS)
+        missing = [other for other in required if magnitude not in texts[other]]
+        # Stated in one language of two: the bilingual rule says where the other lacks it.
+        if len(missing) == len(required):
+            where = "the card's text" if len(missing) > 1 else f"the {_NAMES[missing[0]]} text"
             problems.append(
                 _at(
                     card,
                     ("claims", index, "value"),
-                    f"{written} is stated nowhere in the {' or '.join(missing)} text: a claim "
-                    "backs a number the card writes (state it, or remove the claim)",
+                    f"{written} is stated nowhere in {where}: a claim backs a number the card "
+                    "writes (state it, or remove the claim)",
                 )
             )
         answer = answers.get(index)
@@ -241,20 +245,25 @@ def _at(card: Card, path: FieldPath, message: str, offset: int | None = None) ->
     return Problem(card.path, line, column, format_field(path), message)
 
 
-def _bilingual_problems(card: Card) -> list[Problem]:
+def _bilingual_problems(card: Card, unbacked: set[tuple[FieldPath, int]]) -> list[Problem]:
+    """Decimal numbers one language states and the other does not (``unbacked`` ones, at
+    ``(path, offset)``, are reported as such already: a typo is one problem, not two)."""
     numbers = stated_numbers(card, _BILINGUAL)
     per_lang = {lang: {s.text for s in numbers if s.lang == lang} for lang in LANGS}
-    names = {"es": "Spanish", "en": "English"}
     problems, reported = [], set()
     for stated in numbers:
-        if stated.lang is None or (stated.text, stated.lang) in reported:
+        if (
+            stated.lang is None
+            or (stated.text, stated.lang) in reported
+            or (stated.path, stated.offset) in unbacked
+        ):
             continue
         other = "en" if stated.lang == "es" else "es"
         if stated.text not in per_lang[other]:
             reported.add((stated.text, stated.lang))
             message = (
-                f"{stated.text} is stated in {names[stated.lang]} but nowhere in the "
-                f"{names[other]} text: both languages state the same numbers"
+                f"{stated.text} is stated in {_NAMES[stated.lang]} but nowhere in the "
+                f"{_NAMES[other]} text: both languages state the same numbers"
             )
             problems.append(_at(card, stated.path, message, stated.offset))
     return problems
@@ -276,14 +285,16 @@ def number_problems(
         backing.add_printed(output)
     for view in views:
         backing.add_view(view)
+    unbacked = set()
     for stated in stated_numbers(card):
         if stated.decimals < MIN_DECIMALS or backing.backs(stated.text):
             continue
         langs = claimed.get(stated.text, set())
         if None in langs or stated.lang in langs or (stated.lang is None and langs):
             continue
+        unbacked.add((stated.path, stated.offset))
         message = (
             f"{stated.text} is not printed by the example, shown by the demo or backed by a claim"
         )
         problems.append(_at(card, stated.path, message, stated.offset))
-    return [*problems, *_bilingual_problems(card)]
+    return [*problems, *_bilingual_problems(card, unbacked)]

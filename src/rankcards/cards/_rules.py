@@ -8,8 +8,8 @@ that a new card is as complete as the first ones without anyone keeping a list o
 - the summary is one sentence (it ends with a full stop, and no other sentence starts in it);
 - key points and gotchas: at least :data:`MIN_ITEMS` each, as many in Spanish as in English;
 - at least :data:`MIN_REFERENCES` references, every link ``https://``;
-- tags in each language: the other names a reader searches the card by (the site's search and
-  its A-Z glossary take a card's names from its titles and tags, nowhere else);
+- tags in each language: the other names a reader searches the card by (the site's search takes
+  a card's names from its titles and tags, nowhere else);
 - a demo: every card has one (a measure card names its measure in ``demo.lab``);
 - the intuition's last paragraph starts with 💡 and sends the reader to the page's drawing tool
   by its button's name (:data:`DRAW_TOOL`, as ``web/draw_toolbar.js`` labels it);
@@ -114,7 +114,7 @@ def _summary_problems(card: Card) -> list[Problem]:
             continue  # reported as blank
         second = _NEXT_SENTENCE.search(summary)
         if "\n\n" in summary or second:
-            offset = second.start() + 1 if second else summary.index("\n\n")
+            offset = second.end() - 1 if second else summary.index("\n\n")
             message = "is one sentence (a reader could put it on a slide): move the rest on"
             problems.append(_at(card, path, message, _text_offset(card, path, summary, offset)))
         elif not summary.endswith("."):
@@ -155,7 +155,7 @@ def _tag_problems(card: Card) -> list[Problem]:
     tags = card.data.get("tags") or {}
     message = (
         "needs at least one tag in each language: the other names a reader searches the card by "
-        "(its abbreviation, the tools' names for it); search and the A-Z glossary read them here"
+        "(its abbreviation, the tools' names for it): the site's search reads them here"
     )
     if not tags:
         return [_at(card, (), f"missing field 'tags': {message}")]
