@@ -287,8 +287,8 @@ def test_printed_and_shown_numbers_back_what_the_card_states(tmp_path: Path) -> 
     directory = _dir_with(tmp_path)
     card = (directory / "alpha.yml").read_text(encoding="utf-8")
     card = card.replace("print(values)\n", "print(values, f'{-sum(values) / 7:.4f}')\n")
-    card = card.replace("su suma entre 7, 0.857.", "su suma entre 7, 0.857; RR medio −0.4583.")
-    card = card.replace("its sum over 7, 0.857.", "its sum over 7, 0.857; mean RR −0.4583.")
+    card = card.replace("su suma entre 7, 0.857.", "su suma entre 7, 0.857; RR medio \u22120.4583.")
+    card = card.replace("its sum over 7, 0.857.", "its sum over 7, 0.857; mean RR \u22120.4583.")
     card = card.replace('  - {value: "0.857", expr: "sum(values) / 7"}\n', "")
     (directory / "alpha.yml").write_text(card.replace("claims:\n", ""))
     [alpha] = [c for c in build_cards(directory, timeout=30) if c.card.slug == "alpha"]
