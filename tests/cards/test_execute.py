@@ -88,13 +88,21 @@ def test_workers_share_the_jobs_and_answers_keep_the_jobs_order(monkeypatch):
 def test_claims_are_evaluated_in_the_examples_namespace():
     job = _job(
         "total = 3\nprint('shown')",
-        claims=["total / 4", "from math import sqrt; sqrt(total)", "undefined", "'text'", "x = 1"],
+        claims=[
+            "total / 4",
+            "from math import sqrt\ndef half(x):\n    return x / 2\nsqrt(total)",
+            "half(total)",  # a helper an earlier claim defined
+            "undefined",
+            "'text'",
+            "x = 1",
+        ],
     )
     [answer] = _execute.run_jobs([job], timeout=10)
     assert answer["output"] == "shown\n"
     assert answer["claims"] == [
         {"repr": "0.75"},
         {"repr": repr(3**0.5)},
+        {"repr": "1.5"},
         {"error": "raised NameError: name 'undefined' is not defined"},
         {"error": "gives str 'text', not a number"},
         {"error": "its last line must be an expression: the value it claims"},

@@ -11,9 +11,10 @@ definition, key points, intuition, formula and its notes, gotchas, the example's
 - the value of one of the card's ``claims``: ``{value: "0.4167", expr: "<Python>"}``. The
   ``expr`` runs after the card's example, in its namespace (its imports and variables are
   there), in the same worker process and time limit as the example (:mod:`._worker`); it is an
-  expression, or statements whose last line is an expression (as in the example). ``lang: es``
-  runs it after the Spanish example and asks only the Spanish text to state the value;
-  without it, it runs after the English example and both languages state the value.
+  expression, or statements whose last line is an expression (as in the example). Claims run
+  in order in one copy of that namespace, so a claim may define a helper that later ones use.
+  ``lang: es`` runs it after the Spanish example and asks only the Spanish text to state the
+  value; without it, it runs after the English example and both languages state the value.
 
 A claim is checked on its own too: its expression must give ``value`` rounded as written, and
 the card must state ``value`` (a claim for a number no longer in the text is stale). Claims may

@@ -9,8 +9,9 @@ is pointed at stderr, so it can neither eat the next job nor corrupt the protoco
   null, "figures": [str | null], "claims": [{"repr": str} | {"error": str}]}``, captured by
   :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses too); each
   figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when rejected); then each
-  claim's Python (:mod:`rankcards.cards._numbers`) evaluated in a copy of the example's namespace,
-  its value's ``repr`` answered (``claims`` is optional, and answered only when given);
+  claim's Python (:mod:`rankcards.cards._numbers`) run in order in one copy of the example's
+  namespace, its value's ``repr`` answered (``claims`` is optional, and answered only when
+  given);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
   :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
 * ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
@@ -48,6 +49,8 @@ def _claim(expr: str, namespace: dict[str, Any]) -> dict[str, Any]:
             value = eval(compile(last, _CLAIM, "eval"), namespace)
     except SyntaxError as error:
         return {"error": f"invalid Python: {error.msg}"}
+    except ModuleNotFoundError as error:  # a claim about another tool computes with that tool
+        return {"error": f"needs {error.name}, which is not installed: pip install -e '.[dev]'"}
     except Exception as error:  # the claim's own mistake, stated in one line
         return {"error": f"raised {type(error).__name__}: {error}"}
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -61,10 +64,10 @@ def _example(source: str, claims: list[str] | None = None) -> dict[str, Any]:
     figures = [sanitize_svg(svg) for svg in result.figures]
     answer = {"output": result.output, "error": result.error, "figures": figures}
     if claims is not None:
-        # A claim never changes what the next one sees: each gets its own copy of the names.
-        answer["claims"] = (
-            [_claim(expr, dict(namespace)) for expr in claims] if result.error is None else []
-        )
+        # Claims run in order, like a notebook's cells after the example's (one may define a
+        # helper the next ones use), in a copy: the example's own names stay as it left them.
+        shared = dict(namespace)
+        answer["claims"] = [_claim(expr, shared) for expr in claims] if result.error is None else []
     return answer
 
 
