@@ -317,6 +317,20 @@ def test_an_example_error_points_at_its_line_in_a_per_language_source(tmp_path: 
     ]
 
 
+def test_both_languages_of_an_example_print_the_same_results(tmp_path: Path) -> None:
+    directory = _dir_with(tmp_path)
+    beta = (directory / "beta.yml").read_text(encoding="utf-8")
+    spanish = beta.replace('print("beta", len(TOY))', 'print("beta", len(TOY) / 2)', 1)
+    (directory / "beta.yml").write_text(spanish)
+    with pytest.raises(CardError) as caught:
+        build_cards(directory, timeout=30)
+    line = spanish.splitlines().index("    es: |") + 1
+    assert [str(problem) for problem in caught.value.problems] == [
+        f"{directory}/beta.yml:{line}:9: code.source.es: prints other numbers than the English "
+        "example (output line 1: 'beta 2.0' against 'beta 4'): both show the same results"
+    ]
+
+
 def test_a_latex_error_is_reported_at_its_column_inside_a_text(tmp_path: Path) -> None:
     directory = _dir_with(tmp_path)
     alpha = (directory / "alpha.yml").read_text(encoding="utf-8")

@@ -150,6 +150,11 @@ class Backing:
         return any(target in _rounded(number, decimals) for number in candidates)
 
 
+def printed_decimals(text: str) -> list[str]:
+    """The numbers with decimals a line of output prints, as printed."""
+    return [number for number in _PRINTED.findall(text) if "." in number]
+
+
 def _decimal(text: str) -> Decimal | None:
     try:
         number = Decimal(text.replace(MINUS, "-"))
@@ -203,8 +208,9 @@ def _claim_problems(
         backed.setdefault(magnitude, set()).add(lang)
         required = [lang] if lang else list(LANGS)
         missing = [other for other in required if magnitude not in texts[other]]
-        # Stated in one language of two: the bilingual rule says where the other lacks it.
-        if len(missing) == len(required):
+        # A decimal stated in one language of two: the bilingual rule says where the other
+        # lacks it (that rule does not read integers, so for those it is said here).
+        if missing and (len(missing) == len(required) or "." not in magnitude):
             where = "the card's text" if len(missing) > 1 else f"the {_NAMES[missing[0]]} text"
             problems.append(
                 _at(

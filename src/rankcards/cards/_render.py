@@ -5,7 +5,8 @@ to KaTeX in one batch, every code example and demo runs in CPython subprocesses
 (:mod:`rankcards.cards._execute`). A formula that does not parse (at the column KaTeX stopped),
 an example that raises (at the line of the card file the traceback names), an example whose
 output says nothing (fewer than :data:`MIN_OUTPUT_LINES` lines) or prints a failed check
-(``False``), a demo that fails, an exercise whose solution fails (or whose starter passes), and a
+(``False``), an example written per language whose versions print different results, a demo
+that fails, an exercise whose solution fails (or whose starter passes), and a
 stated number that nothing computes (:mod:`rankcards.cards._numbers`) are problems at their
 YAML line.
 """
@@ -173,6 +174,30 @@ def _example_problem(card: Card, path: FieldPath, answer: dict[str, Any]) -> Pro
     return _problem(card, path, f"code example raised {last}", int(lines[-1]) if lines else 0)
 
 
+def _language_problem(card: Card, examples: dict[str, Example]) -> Problem | None:
+    """An example written per language whose two versions print different decimal numbers
+    (comments and words differ; the results a reader compares across languages do not). Whole
+    numbers are left out: a timing in milliseconds differs from run to run."""
+    if isinstance(card.data["code"]["source"], str):
+        return None
+    lines = {lang: examples[lang].output.splitlines() for lang in LANGS}
+    for number, (es, en) in enumerate(zip(lines["es"], lines["en"], strict=False), 1):
+        if _numbers.printed_decimals(es) != _numbers.printed_decimals(en):
+            return _problem(
+                card,
+                ("code", "source", "es"),
+                f"prints other numbers than the English example (output line {number}: "
+                f"{es.strip()!r:.60} against {en.strip()!r:.60}): both show the same results",
+            )
+    if len(lines["es"]) != len(lines["en"]):
+        message = (
+            f"prints {len(lines['es'])} lines, the English example {len(lines['en'])}: both "
+            "show the same results"
+        )
+        return _problem(card, ("code", "source", "es"), message)
+    return None
+
+
 def _output_problem(card: Card, path: FieldPath, output: str) -> Problem | None:
     """An example that ran but shows too little, or prints a check that failed."""
     lines = output.strip().splitlines()
@@ -246,6 +271,10 @@ def render_cards(
                 (index, result)
                 for (index, _), result in zip(claims, answer.get("claims", []), strict=False)
             )
+        if len(problems) == before:
+            problem = _language_problem(card, examples)
+            if problem is not None:
+                problems.append(problem)
         demos = {}
         demo_views: list[str] = []
         if _runs_demo(card):
