@@ -43,7 +43,7 @@ def _fake_worker(monkeypatch: pytest.MonkeyPatch, script: str) -> list[int]:
 
 
 def _job(source: str, **more: Any) -> dict[str, Any]:
-    return {"kind": "example", "source": source, **more}
+    return {"kind": "example", "source": source} | more
 
 
 def test_a_slow_start_does_not_count_against_the_first_job(monkeypatch):
@@ -88,6 +88,7 @@ def test_workers_share_the_jobs_and_answers_keep_the_jobs_order(monkeypatch):
 def test_claims_are_evaluated_in_the_examples_namespace():
     job = _job(
         "total = 3\nprint('shown')",
+        kind="claims",
         claims=[
             "total / 4",
             "from math import sqrt\ndef half(x):\n    return x / 2\nsqrt(total)",
@@ -98,7 +99,6 @@ def test_claims_are_evaluated_in_the_examples_namespace():
         ],
     )
     [answer] = _execute.run_jobs([job], timeout=10)
-    assert answer["output"] == "shown\n"
     assert answer["claims"] == [
         {"repr": "0.75"},
         {"repr": repr(3**0.5)},
@@ -107,6 +107,16 @@ def test_claims_are_evaluated_in_the_examples_namespace():
         {"error": "gives str 'text', not a number"},
         {"error": "its last line must be an expression: the value it claims"},
     ]
+
+
+def test_no_claim_runs_after_an_example_that_raised():
+    job = _job("total = 1 / 0", kind="claims", claims=["1"])
+    assert _execute.run_jobs([job], timeout=10) == [{"claims": []}]
+
+
+def test_a_job_may_carry_its_own_time_limit(monkeypatch):
+    _fake_worker(monkeypatch, "import time; print('{\"ready\": true}', flush=True); time.sleep(30)")
+    assert _execute.run_jobs([_job("slow", timeout=2)], timeout=1) == [{"timeout": 2}]
 
 
 def test_answers_are_kept_on_disk_per_package_fingerprint(monkeypatch, tmp_path: Path):

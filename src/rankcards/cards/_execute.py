@@ -108,6 +108,10 @@ def _run_pending(
     running: dict[int, _Worker] = {}  # by the fileno of its stdout
     with selectors.DefaultSelector() as selector:
 
+        def limit(job: int) -> float:
+            """A job's own time limit (``"timeout"`` in the job), else ``timeout``."""
+            return float(jobs[job].get("timeout", timeout))
+
         def start() -> None:
             worker = _Worker(_spawn(), queue.popleft(), time.monotonic() + _START_LIMIT)
             worker.send(jobs[worker.job])  # read once the worker is ready
@@ -121,7 +125,7 @@ def _run_pending(
                 answers[worker.job] = answer
                 if queue:
                     worker.job = queue.popleft()
-                    worker.deadline = time.monotonic() + timeout
+                    worker.deadline = time.monotonic() + limit(worker.job)
                     worker.send(jobs[worker.job])
                     return
             assert worker.process.stdout is not None
@@ -150,10 +154,10 @@ def _run_pending(
                         finish(worker, json.loads(line))
                     else:  # the worker's first line: it has started; the job's time starts
                         worker.ready = True
-                        worker.deadline = time.monotonic() + timeout
+                        worker.deadline = time.monotonic() + limit(worker.job)
             now = time.monotonic()
             for worker in [w for w in running.values() if w.deadline <= now]:
-                answers[worker.job] = {"timeout": timeout}
+                answers[worker.job] = {"timeout": limit(worker.job)}
                 finish(worker, None)
     return answers
 
@@ -197,8 +201,9 @@ def run_jobs(
     cache_dir: Path | None = None,
     workers: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Answer each job (see :mod:`rankcards.cards._worker`); a job over ``timeout`` s answers
-    ``{"timeout": timeout}``, one that crashed the interpreter ``{"crashed": true}``.
+    """Answer each job (see :mod:`rankcards.cards._worker`); a job over ``timeout`` s (or its
+    own ``"timeout"``) answers ``{"timeout": seconds}``, one that crashed the interpreter
+    ``{"crashed": true}``.
 
     ``cache_dir`` keeps answers on disk between runs; ``workers`` is the number of processes
     (default :func:`worker_count`)."""

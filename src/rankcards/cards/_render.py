@@ -42,6 +42,7 @@ _FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _FAILED_CHECK = re.compile(r"\bFalse\b")
 _PLACEHOLDER = re.compile(r"\bTODO\b")
 MIN_OUTPUT_LINES = 3
+CLAIMS_TIMEOUT = 60.0  # seconds at least for a card's claims (with its example) to run
 
 
 def _problem(card: Card, path: FieldPath, message: str, line: int = 0) -> Problem:
@@ -237,12 +238,18 @@ def render_cards(
 
     jobs: list[dict[str, Any]] = []
     for card in cards:
-        for lang in LANGS:
-            job: dict[str, Any] = {"kind": "example", "source": card.source(lang)}
-            claims = _numbers.claims_for(card, lang)
-            if claims:
-                job["claims"] = [expr for _, expr in claims]
-            jobs.append(job)
+        jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
+        jobs += [
+            {
+                "kind": "claims",
+                "source": card.source(lang),
+                "claims": [expr for _, expr in _numbers.claims_for(card, lang)],
+                # A claim about another tool may import it (SciPy takes seconds to load).
+                "timeout": max(timeout, CLAIMS_TIMEOUT),
+            }
+            for lang in LANGS
+            if _numbers.claims_for(card, lang)
+        ]
         if _runs_demo(card):
             jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
         jobs += _exercise.jobs(card)
@@ -266,7 +273,18 @@ def render_cards(
             examples[lang] = Example(
                 card.source(lang), answer.get("output", ""), answer.get("error"), figures
             )
+        for lang in LANGS:
             claims = _numbers.claims_for(card, lang)
+            if not claims:
+                continue
+            answer = next(answers)
+            if "timeout" in answer or "crashed" in answer:
+                message = (
+                    f"the claims did not finish within {answer['timeout']:g} s"
+                    if "timeout" in answer
+                    else "the claims crashed the Python interpreter"
+                )
+                problems.append(_problem(card, ("claims",), message))
             claim_answers.update(
                 (index, result)
                 for (index, _), result in zip(claims, answer.get("claims", []), strict=False)
