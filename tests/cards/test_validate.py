@@ -317,6 +317,20 @@ def test_an_example_error_points_at_its_line_in_a_per_language_source(tmp_path: 
     ]
 
 
+def test_an_example_with_claims_keeps_its_own_time_limit(tmp_path: Path) -> None:
+    """Claims run after the example in the same process, with a longer limit (one may import a
+    reference tool): the example alone is still held to ``timeout``."""
+    directory = _dir_with(tmp_path)
+    alpha = (directory / "alpha.yml").read_text(encoding="utf-8")
+    slow = alpha.replace("print(values)\n", "print(values); import time; time.sleep(2)\n")
+    (directory / "alpha.yml").write_text(slow)
+    with pytest.raises(CardError) as caught:
+        build_cards(directory, timeout=1)
+    assert [str(problem) for problem in caught.value.problems] == [
+        f"{directory}/alpha.yml:34:11: code.source: code example did not finish within 1 s"
+    ]
+
+
 def test_both_languages_of_an_example_print_the_same_results(tmp_path: Path) -> None:
     directory = _dir_with(tmp_path)
     beta = (directory / "beta.yml").read_text(encoding="utf-8")

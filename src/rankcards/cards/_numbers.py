@@ -10,9 +10,10 @@ definition, key points, intuition, formula and its notes, gotchas, the example's
 - shown by its demo's first view (a ``data-value``, exact, or the visible text), or
 - the value of one of the card's ``claims``: ``{value: "0.4167", expr: "<Python>"}``. The
   ``expr`` runs after the card's example, in its namespace (its imports and variables are
-  there), in a worker process (:mod:`._worker`, never the process that builds the site) with a
-  time limit of its own; it is an expression, or statements whose last line is an expression
-  (as in the example). Claims run
+  there), in the example's worker process (:mod:`._worker`, never the process that builds the
+  site); the example keeps its own time limit, and its claims may take longer (one about another
+  tool may import it). ``expr`` is an expression, or statements whose last line is an
+  expression (as in the example). Claims run
   in order in one copy of that namespace, so a claim may define a helper that later ones use.
   ``lang: es`` runs it after the Spanish example and asks only the Spanish text to state the
   value; without it, it runs after the English example and both languages state the value.

@@ -238,18 +238,18 @@ def render_cards(
 
     jobs: list[dict[str, Any]] = []
     for card in cards:
-        jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
-        jobs += [
-            {
-                "kind": "claims",
-                "source": card.source(lang),
-                "claims": [expr for _, expr in _numbers.claims_for(card, lang)],
-                # A claim about another tool may import it (SciPy takes seconds to load).
-                "timeout": max(timeout, CLAIMS_TIMEOUT),
-            }
-            for lang in LANGS
-            if _numbers.claims_for(card, lang)
-        ]
+        for lang in LANGS:
+            job: dict[str, Any] = {"kind": "example", "source": card.source(lang)}
+            claims = _numbers.claims_for(card, lang)
+            if claims:
+                # Claims run after the example, in the same process; one about another tool
+                # may import it (SciPy takes seconds to load): the job gets a longer limit, and
+                # the example's own time is held to ``timeout`` below.
+                job |= {
+                    "claims": [expr for _, expr in claims],
+                    "timeout": max(timeout, CLAIMS_TIMEOUT),
+                }
+            jobs.append(job)
         if _runs_demo(card):
             jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
         jobs += _exercise.jobs(card)
@@ -264,7 +264,15 @@ def render_cards(
             answer = next(answers)
             shared = isinstance(card.data["code"]["source"], str)
             path: FieldPath = ("code", "source") if shared else ("code", "source", lang)
+            claims = _numbers.claims_for(card, lang)
+            if answer.get("seconds", 0.0) > timeout:
+                answer = {"timeout": timeout}  # the example alone went over its limit
             problem = _example_problem(card, path, answer)
+            if problem and claims and "timeout" in answer and answer["timeout"] > timeout:
+                message = (
+                    f"code example and its claims did not finish within {answer['timeout']:g} s"
+                )
+                problem = _problem(card, path, message)
             if problem is None and "output" in answer:
                 problem = _output_problem(card, path, answer["output"])
             if problem and problem not in problems:
@@ -273,18 +281,6 @@ def render_cards(
             examples[lang] = Example(
                 card.source(lang), answer.get("output", ""), answer.get("error"), figures
             )
-        for lang in LANGS:
-            claims = _numbers.claims_for(card, lang)
-            if not claims:
-                continue
-            answer = next(answers)
-            if "timeout" in answer or "crashed" in answer:
-                message = (
-                    f"the claims did not finish within {answer['timeout']:g} s"
-                    if "timeout" in answer
-                    else "the claims crashed the Python interpreter"
-                )
-                problems.append(_problem(card, ("claims",), message))
             claim_answers.update(
                 (index, result)
                 for (index, _), result in zip(claims, answer.get("claims", []), strict=False)

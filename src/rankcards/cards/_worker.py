@@ -5,14 +5,13 @@ JSON job per line on stdin and answers each with one JSON line, until stdin clos
 through private copies of the file descriptors: card code sees an empty stdin, and its stdout
 is pointed at stderr, so it can neither eat the next job nor corrupt the protocol. Jobs:
 
-* ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null, "figures":
-  [str | null]}``, captured by :func:`rankcards.runner.run_example` in a fresh namespace (the rule
-  the page uses too); each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
-  rejected);
-* ``{"kind": "claims", "source": str, "claims": [str]}`` -> ``{"claims": [{"repr": str} |
-  {"error": str}]}``: the example run again, its output set aside, then each claim's Python
-  (:mod:`rankcards.cards._numbers`) run in order in one copy of the example's namespace, its
-  value's ``repr`` answered (no claim runs after an example that raised: ``"claims": []``);
+* ``{"kind": "example", "source": str, "claims": [str]}`` -> ``{"output": str, "error": str |
+  null, "figures": [str | null], "seconds": float, "claims": [{"repr": str} | {"error": str}]}``,
+  captured by :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses
+  too), timed; each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
+  rejected); then each claim's Python (:mod:`rankcards.cards._numbers`) run in order in one copy
+  of the example's namespace, its value's ``repr`` answered (``claims`` is optional, answered
+  only when given, and empty after an example that raised);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
   :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
 * ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
@@ -29,6 +28,7 @@ import json
 import numbers
 import os
 import sys
+import time
 from typing import Any
 
 from rankcards.runner import run_example
@@ -59,20 +59,20 @@ def _claim(expr: str, namespace: dict[str, Any]) -> dict[str, Any]:
     return {"repr": repr(value if isinstance(value, int) else float(value))}
 
 
-def _example(source: str) -> dict[str, Any]:
-    result = run_example(source)
-    figures = [sanitize_svg(svg) for svg in result.figures]
-    return {"output": result.output, "error": result.error, "figures": figures}
-
-
-def _claims(source: str, claims: list[str]) -> dict[str, Any]:
+def _example(source: str, claims: list[str] | None = None) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    if run_example(source, namespace=namespace).error is not None:
-        return {"claims": []}  # the example's own job reports its error
-    # Claims run in order, like a notebook's cells after the example's (one may define a
-    # helper the next ones use), in a copy: the example's own names stay as it left them.
-    shared = dict(namespace)
-    return {"claims": [_claim(expr, shared) for expr in claims]}
+    start = time.perf_counter()
+    result = run_example(source, namespace=namespace)
+    seconds = time.perf_counter() - start
+    figures = [sanitize_svg(svg) for svg in result.figures]
+    answer = {"output": result.output, "error": result.error, "figures": figures}
+    if claims is not None:
+        answer["seconds"] = seconds  # the job's limit covers the claims: the example's is here
+        # Claims run in order, like a notebook's cells after the example's (one may define a
+        # helper the next ones use), in a copy: the example's own names stay as it left them.
+        shared = dict(namespace)
+        answer["claims"] = [_claim(expr, shared) for expr in claims] if result.error is None else []
+    return answer
 
 
 def _demo(demo: dict[str, Any]) -> dict[str, Any]:
@@ -103,9 +103,7 @@ def _exercise(source: str, spec: dict[str, Any]) -> dict[str, Any]:
 
 def _answer(job: dict[str, Any]) -> dict[str, Any]:
     if job["kind"] == "example":
-        return _example(job["source"])
-    if job["kind"] == "claims":
-        return _claims(job["source"], job["claims"])
+        return _example(job["source"], job.get("claims"))
     if job["kind"] == "exercise":
         return _exercise(job["source"], job["spec"])
     return _demo(job["demo"])
