@@ -111,20 +111,21 @@ def stated_numbers(card: Card, pattern: re.Pattern[str] = _DECIMAL) -> list[Stat
 
 
 def _rounded(number: Decimal, decimals: int) -> set[Decimal]:
-    """``number`` rounded to ``decimals``, both ways a tie may go (0.4375 -> 0.438, 0.437 is
-    never right, but 0.4365 -> 0.436 or 0.437 depends on the printer)."""
+    """The magnitude of ``number`` rounded to ``decimals``, half up and half to even (a printer
+    may write 0.4365 as 0.437 or as 0.436)."""
     step = Decimal(1).scaleb(-decimals)
     return {abs(number).quantize(step, rounding) for rounding in (ROUND_HALF_UP, ROUND_HALF_EVEN)}
 
 
 class Backing:
     """The values that back a card's stated numbers: printed text (rounded as printed, so it
-    backs a number written with at most as many decimals) and exact values (``data-value``,
-    a claim's result), which back any rounding of themselves."""
+    backs a number written with at most as many decimals) and exact values (a ``data-value``,
+    a number in ``repr``'s exponent form), which back any rounding of themselves."""
 
     def __init__(self) -> None:
         self._printed: list[tuple[Decimal, int]] = []
         self._exact: list[Decimal] = []
+        self._rounded: dict[int, set[Decimal]] = {}  # by decimals: every value so rounded
 
     def add_printed(self, text: str) -> None:
         for match in _PRINTED.finditer(text):
@@ -146,10 +147,11 @@ class Backing:
         self.add_printed(html.unescape(_TAG.sub(" ", view_html)))
 
     def backs(self, written: str) -> bool:
-        target = Decimal(written)
         decimals = len(written.partition(".")[2])
-        candidates = [n for n, shown in self._printed if shown >= decimals] + self._exact
-        return any(target in _rounded(number, decimals) for number in candidates)
+        if decimals not in self._rounded:
+            candidates = [n for n, shown in self._printed if shown >= decimals] + self._exact
+            self._rounded[decimals] = {r for n in candidates for r in _rounded(n, decimals)}
+        return Decimal(written) in self._rounded[decimals]
 
 
 def printed_decimals(text: str) -> list[str]:
