@@ -299,6 +299,17 @@ def test_printed_and_shown_numbers_back_what_the_card_states(tmp_path: Path) -> 
     with pytest.raises(CardError) as caught:
         build_cards(directory, timeout=30)
     assert [p.message.split(" is ")[0] for p in caught.value.problems] == ["0.857", "0.857"]
+    # A changed digit is told what the example gives.
+    typo = card.replace("sum over 7, 0.857", "sum over 7, 0.858").replace(
+        "entre 7, 0.857", "entre 7, 0.858"
+    )
+    (directory / "alpha.yml").write_text(typo.replace("claims:\n", ""))
+    with pytest.raises(CardError) as caught:
+        build_cards(directory, timeout=30)
+    assert [p.message for p in caught.value.problems] == [
+        "0.858 is not printed by the example, shown by the demo or backed by a claim (the "
+        "example or the demo gives 0.857)"
+    ] * 2
 
 
 def test_an_example_error_points_at_its_line_in_a_per_language_source(tmp_path: Path) -> None:
@@ -434,6 +445,16 @@ def test_new_scaffold_fails_check_until_written(tmp_path: Path, capsys) -> None:
         "unfilled placeholder: replace the TODO text with the real content"
     }
     assert {p.field for p in problems} >= {"title.en", "code.source", "references[0].url"}
+    # Built, it has no other problem either: the scaffold writes what `check` wants (tags, a
+    # demo to fill in, the intuition's pointer to the drawing tool).
+    with pytest.raises(CardError) as caught:
+        build_cards(tmp_path, timeout=30)
+    assert {p.message for p in caught.value.problems} == {
+        "unfilled placeholder: replace the TODO text with the real content"
+    }
+    assert {"tags.es[0]", "demo.compute", "intuition.en"} <= {
+        p.field for p in caught.value.problems
+    }
     assert _run(new, "average-precision", "--category", "rank-aware", "--dir", str(tmp_path)) == 2
     assert "already exists" in capsys.readouterr().err
     assert _run(new, "Bad_Slug", "--category", "rank-aware", "--dir", str(tmp_path)) == 2

@@ -146,6 +146,18 @@ class Backing:
                     self._exact.append(number)
         self.add_printed(html.unescape(_TAG.sub(" ", view_html)))
 
+    def nearest(self, written: str) -> Decimal | None:
+        """The backing value closest to ``written`` once rounded as written, when it differs in
+        the last two digits at most (a changed digit, or a number gone stale)."""
+        self.backs(written)  # rounds every backing value as written
+        target, decimals = Decimal(written), len(written.partition(".")[2])
+        close = [
+            value
+            for value in self._rounded[decimals]
+            if abs(value - target) < Decimal(1).scaleb(2 - decimals)
+        ]
+        return min(close, key=lambda value: abs(value - target), default=None)
+
     def backs(self, written: str) -> bool:
         decimals = len(written.partition(".")[2])
         if decimals not in self._rounded:
@@ -307,5 +319,8 @@ def number_problems(
         message = (
             f"{stated.text} is not printed by the example, shown by the demo or backed by a claim"
         )
+        nearest = backing.nearest(stated.text)
+        if nearest is not None:
+            message += f" (the example or the demo gives {nearest})"
         problems.append(_at(card, stated.path, message, stated.offset))
     return [*problems, *_bilingual_problems(card, unbacked)]
