@@ -61,21 +61,23 @@ def test_the_job_summary_says_how_to_open_the_site_and_lists_the_changed_cards(
     assert summary_step["if"] == "github.event_name == 'pull_request'"
     upload = _steps()[_index(lambda step: step.get("id") == "site")]
     assert summary_step["env"]["ARTIFACT"] == upload["with"]["name"]
-    # Run the step's script as the runner would, against this repository's history: the
-    # first commit that touched a card is the "base", so that card is listed.
-    first = subprocess.run(
-        ["git", "log", "--format=%H", "--diff-filter=AM", "--", "docs/cards/mrr.yml"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()[0]
+
+    # Run the step's script as the runner would, against this repository's history: the last
+    # commit that added or changed a card, from its parent, lists that commit's cards.
+    def git(*args: str) -> list[str]:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True)
+        return done.stdout.split()
+
+    [commit] = git("log", "-1", "--format=%H", "--diff-filter=AM", "--", "docs/cards/*.yml")
+    changed = git("diff-tree", "--no-commit-id", "--name-only", "-r", "--diff-filter=AM", commit)
+    slugs = [Path(name).stem for name in changed if name.startswith("docs/cards/")]
+    assert slugs
     summary = tmp_path / "summary.md"
     env = {
         **os.environ,
         "ARTIFACT": "site-pr-7",
         "ARTIFACT_URL": "https://github.com/o/r/actions/runs/1/artifacts/2",
-        "BASE": f"{first}~1",
+        "BASE": f"{commit}~1",
         "GITHUB_STEP_SUMMARY": str(summary),
     }
     subprocess.run(["bash", "-e", "-c", summary_step["run"]], cwd=ROOT, env=env, check=True)
@@ -84,4 +86,5 @@ def test_the_job_summary_says_how_to_open_the_site_and_lists_the_changed_cards(
     assert "unzip site-pr-7.zip -d preview/rankcards" in text
     assert "python -m http.server 8000" in text
     assert "<http://127.0.0.1:8000/rankcards/en/>" in text
-    assert "- `mrr`: http://127.0.0.1:8000/rankcards/en/mrr/" in text
+    for slug in slugs:
+        assert f"- `{slug}`: http://127.0.0.1:8000/rankcards/en/{slug}/ and " in text
