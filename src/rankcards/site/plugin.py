@@ -97,7 +97,7 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
                 cards_dir,
                 katex_dir=katex,
                 timeout=self.config.timeout,
-                cache_dir=root / ".cache" / "rankcards-check",
+                cache_dir=self._root(config) / ".cache" / "rankcards-check",
             )
         except CardError as error:
             message = f"rankcards: {len(error.problems)} problem(s) in the cards:\n{error}"
