@@ -26,6 +26,9 @@ title:
   es: "TODO: título"
   en: "TODO: title"
 category: {category}
+tags:
+  es: ["TODO: otros nombres con los que se busca (abreviatura, nombre en las herramientas)"]
+  en: ["TODO: other names a reader searches it by (abbreviation, the tools' names)"]
 summary:
   es: "TODO: una frase: qué es."
   en: "TODO: one sentence: what it is."
@@ -44,8 +47,14 @@ key_points:
     - "TODO: key point or application."
     - "TODO: key point or application."
 intuition:
-  es: "TODO: una analogía visual; termina invitando a la herramienta «Dibuja»."
-  en: "TODO: a visual analogy; end by pointing to the «Draw» tool."
+  es: |
+    TODO: una analogía visual concreta cuyos números muestren el concepto.
+
+    💡 Pulsa «Dibujar / Apuntes» en la barra superior para TODO: qué marcar sobre la demo.
+  en: |
+    TODO: one concrete visual analogy whose numbers show the concept.
+
+    💡 Press "Draw / Notes" in the top bar to TODO: what to mark on the demo.
 formula:
   latex: '\\mathrm{{TODO}}'
   where:
@@ -81,7 +90,14 @@ _CODE = """\
     # TODO: a short example using rankcards.metrics; a final expression is shown like in a REPL.
     from rankcards import metrics
 """
-_NO_DEMO = "# Optional interactive demo: see the contract in src/rankcards/viz/__init__.py.\n"
+_NO_DEMO = """\
+demo:
+  # TODO: every card has a demo (CONTRIBUTING.md, step 5): a measure card names its measure
+  # (`rankcards new SLUG --measure "AP@k"` writes it); another names its view in rankcards.viz.
+  compute: rankcards.viz.TODO:view
+  controls: []
+  state: {}
+"""
 
 # The measure on the shared toy example, judged as the lab judges it (every listed document).
 _MEASURE_CODE = """\
@@ -92,7 +108,8 @@ _MEASURE_CODE = """\
     qrels = {{q.id: {{**dict.fromkeys(q.ranking, 0), **q.judgments}} for q in TOY}}
     run = {{q.id: {{d: 10.0 - r for r, d in enumerate(q.ranking)}} for q in TOY}}
     result = evaluate(qrels, run, [{measure!r}])
-    print(result.per_query)
+    for query, values in result.per_query.items():
+        print(query, values)
     result.aggregate
 """
 _DEFAULT_K = 5
