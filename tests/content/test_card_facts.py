@@ -397,6 +397,22 @@ def test_pytrec_eval_set_f_parameter_is_beta_squared():
     )
 
 
+def test_ir_measures_set_f_wants_a_float_beta():
+    """f1-at-k: ir_measures' SetF(beta=2.0) passes 2.0 to set_F (3PR/(R + 2P) on q1); SetF(beta=2)
+    is created but refused when evaluated (its parameter is declared a float)."""
+    ir_measures = require_module("ir_measures", "pip install ir-measures, in .[dev]")
+    for lang in LANGS:
+        gotcha = _item(_card("f1-at-k")["gotchas"][lang], "`SetF(beta=2.0)`")
+        assert "`SetF(beta=2)`" in gotcha and "invalid param beta=2" in gotcha
+    q1 = {"q1": QRELS["q1"]}, {"q1": RUN["q1"]}
+    p1 = precision_at_k(TOY[0].ranking, TOY[0].relevant, 5)
+    r1 = recall_at_k(TOY[0].ranking, TOY[0].relevant, 5)
+    value = ir_measures.calc_aggregate([ir_measures.SetF(beta=2.0)], *q1)
+    assert value[ir_measures.SetF(beta=2.0)] == pytest.approx(3 * p1 * r1 / (r1 + 2 * p1))
+    with pytest.raises(AssertionError, match="invalid param beta=2"):
+        ir_measures.calc_aggregate([ir_measures.SetF(beta=2)], *q1)
+
+
 def _iprec_trec_eval_9(query, level: float) -> float:
     """trec_eval 9.x's interpolated precision: level r needs int(r * R + 0.9) relevant."""
     steps = explain("IPrec@0.5", list(query.ranking), query.judgments).steps
