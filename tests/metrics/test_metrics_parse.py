@@ -116,8 +116,9 @@ def test_measure_names_in_registry_order() -> None:
     names = measure_names()
     assert names[0] == "num_q"
     assert names.index("RR[(rel=N)][@k]") < names.index("nDCG[(dcg=log2|exp-log2)][@k]")
-    assert names[-5:] == [
+    assert names[-6:] == [
         "nDCG[(dcg=log2|exp-log2)][@k]",
+        "DCG[(dcg=log2|exp-log2)][@k]",
         "ERR[@k]",
         "bpref[(rel=N)]",
         "RBP[(p=X)]",
@@ -125,7 +126,8 @@ def test_measure_names_in_registry_order() -> None:
     ]
     assert "IPrec[(rel=N)]@r" in names
     assert "F1[(rel=N)]@k" in names
-    assert len(names) == 17
+    assert "F[(rel=N,beta=X)]@k" in names
+    assert len(names) == 19
 
 
 def test_trec_eval_names_map_to_specs() -> None:

@@ -142,12 +142,14 @@ class MeasureSpec:
         p = values.get("p", defaults.get("p"))
         dcg = values.get("dcg", defaults.get("dcg"))
         recall = values.get("recall")
+        beta = values.get("beta", defaults.get("beta"))
         return Args(
             k=self.k,
             rel=rel_level if rel is None else int(rel),
             p=0.0 if p is None else float(p),
             dcg="log2" if dcg is None else str(dcg),
             recall=0.0 if recall is None else float(recall),
+            beta=1.0 if beta is None else float(beta),
         )
 
     def __str__(self) -> str:

@@ -16,13 +16,15 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Args:
     """Resolved parameters of one measure for one evaluation: cutoff, relevance level, p, the
-    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1) and IPrec's recall."""
+    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1), IPrec's recall and
+    F's beta."""
 
     k: int | None
     rel: int
     p: float
     dcg: str = "log2"
     recall: float = 0.0
+    beta: float = 1.0
 
     def cutoff(self) -> int:
         """The cutoff of a measure that requires one (the parser enforces it for names)."""
