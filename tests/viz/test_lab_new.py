@@ -66,7 +66,7 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert _new("x", "--category", "rank-aware", "--measure", "nDGC@k", "--dir", str(tmp_path)) == 2
     assert capsys.readouterr().err == (
         'rankcards new: --measure: demo.lab.measure: unknown measure "nDGC@k"; close names: '
-        f"{BY_NAME['nDCG'].form()}\n"
+        f"{BY_NAME['nDCG'].form()}, {BY_NAME['DCG'].form()}\n"
     )
     assert list(tmp_path.iterdir()) == []
 

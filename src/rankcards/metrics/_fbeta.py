@@ -43,8 +43,8 @@ def explain(query: Query, args: Args) -> Terms:
         "k": float(k),
         "R": float(num_rel),
         "relevant_retrieved": float(hits),
-        "P": hits / k,
-        "recall": hits / num_rel if num_rel else 0.0,
+        "P@k": hits / k,
+        "R@k": hits / num_rel if num_rel else 0.0,
         "beta": args.beta,
     }
     return Terms(steps, (1.0 + weight) * hits, weight * num_rel + k, quantities)

@@ -97,6 +97,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rankcards.viz._teaches import silent_controls
 from rankcards.viz._validate import validate_controls
 
 __all__ = ["Compute", "DemoError", "expand", "load_compute", "render", "validate"]
@@ -176,6 +177,7 @@ def validate(demo: object) -> list[str]:
     """Check a card's ``demo`` block; return ``"<field path>: <message>"`` problems."""
     if not isinstance(demo, Mapping):
         return ["demo: expected a mapping with compute, controls and state"]
+    written = demo
     if "lab" in demo:
         from rankcards.viz._lab_spec import lab_problems
 
@@ -202,4 +204,6 @@ def validate(demo: object) -> list[str]:
             except DemoError as error:
                 problems.append(str(error))
                 break
+    if not problems:
+        problems.extend(silent_controls(written))
     return problems
