@@ -176,4 +176,4 @@ def test_load_compute_refuses_non_strings() -> None:
 def test_the_mrr_card_demo_is_valid() -> None:
     card = yaml.safe_load((ROOT / "docs" / "cards" / "mrr.yml").read_text(encoding="utf-8"))
     assert validate(card["demo"]) == []
-    assert 'data-metric="MRR"' in render(card["demo"], "en")
+    assert 'data-measure="RR@5"' in render(card["demo"], "en")  # the lab: MRR@5 is mean RR@5

@@ -74,7 +74,8 @@ CASES = {
     "unknown-field": (
         '  lab:\n    measure: "AP@k"\n    k: 5\n    colour: red\n',
         "demo.lab.colour",
-        "unknown field 'colour' (expected one of: conventions, k, labels, measure, queries)",
+        "unknown field 'colour' (expected one of: conventions, k, labels, measure, params, "
+        "queries, unjudged)",
         "colour",
     ),
     "lab-and-compute": (

@@ -11,7 +11,7 @@ The ``demo`` block of a card
 .. code-block:: yaml
 
     demo:
-      compute: rankcards.viz.mrr:view        # "module:function", module under rankcards.viz
+      compute: rankcards.viz.recall:view     # "module:function", module under rankcards.viz
       controls:                               # (or rankcards.demos), stdlib + rankcards only
         - {kind: slider, bind: k, label: {es: ..., en: ...}, min: 1, max: 5, step: 1}
         - {kind: toggle, bind: complete, label: {es: ..., en: ...}}
