@@ -17,7 +17,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "lab" / "lab-ap.yml"
 LAB_BLOCK = """\
   lab:
     measure: "AP@k"
-    k: 5
+    k: 3
     conventions: [ties, cutoff, averaging]
 """
 
@@ -173,7 +173,7 @@ def test_a_valid_lab_card_builds_with_the_expanded_demo(tmp_path: Path) -> None:
         assert demo.state["queries"] == toy_queries("binary")
         assert 'data-metric="mean"' in demo.view_html
     assert card.card.data["demo"] == {  # the card keeps what its author wrote
-        "lab": {"measure": "AP@k", "k": 5, "conventions": ["ties", "cutoff", "averaging"]}
+        "lab": {"measure": "AP@k", "k": 3, "conventions": ["ties", "cutoff", "averaging"]}
     }
 
 
