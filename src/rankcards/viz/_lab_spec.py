@@ -521,11 +521,11 @@ def expand_lab(spec: Mapping[str, Any]) -> dict[str, Any]:
         initial = _initial_param(parsed, name)
         state[bind] = int(initial) if isinstance(bounds["step"], int) else initial  # type: ignore[arg-type]
     graded = labels == "graded"
-    help_key = "queries_help_unjudged" if unjudged else f"queries_help_{labels}"
+    help_key = f"queries_help_unjudged_{labels}" if unjudged else f"queries_help_{labels}"
     lists: dict[str, Any] = {
         "kind": "ranked-lists",
         "bind": "queries",
-        "label": texts[f"queries_{labels}"],
+        "label": texts["queries_unjudged" if unjudged else f"queries_{labels}"],
         "help": texts[help_key],
         "max_grade": MAX_GRADE if graded else 1,
     }

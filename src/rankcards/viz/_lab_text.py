@@ -42,11 +42,21 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
         "en": "Press a document to change its grade: 0 → 1 → 2 → 3 → 0. Every listed document "
         "is judged: one with no grade is not relevant (0).",
     },
-    "queries_help_unjudged": {
-        "es": "Pulsa un documento para cambiar su juicio: 0 (no relevante) → grado de relevancia "
-        "→ ? (sin juzgar: no está en los qrels) → 0.",
-        "en": "Press a document to change its judgment: 0 (not relevant) → relevance grade → "
+    "queries_unjudged": {
+        "es": "Rankings de las consultas (juzga cada documento)",
+        "en": "The queries' rankings (judge each document)",
+    },
+    "queries_help_unjudged_binary": {
+        "es": "Pulsa un documento para cambiar su juicio: 0 (no relevante) → 1 (relevante) → "
+        "? (sin juzgar: no está en los qrels) → 0.",
+        "en": "Press a document to change its judgment: 0 (not relevant) → 1 (relevant) → "
         "? (unjudged: absent from the qrels) → 0.",
+    },
+    "queries_help_unjudged_graded": {
+        "es": "Pulsa un documento para cambiar su juicio: 0 → 1 → 2 → 3 → ? (sin juzgar: no "
+        "está en los qrels) → 0.",
+        "en": "Press a document to change its judgment: 0 → 1 → 2 → 3 → ? (unjudged: absent "
+        "from the qrels) → 0.",
     },
     "param_p": {"es": "Persistencia p de RBP", "en": "RBP's persistence p"},
     "param_p_help": {
@@ -295,7 +305,7 @@ QUANTITY: Final[dict[str, dict[str, str]]] = {
         "relevant_retrieved": "relevant retrieved",
         "k": "cutoff",
         "IDCG": "ideal DCG",
-        "DCG": "DCG",
+        "DCG": "the run's discounted cumulative gain",
         "N": "non-relevant judged documents",
         "min(N,R)": "the smaller of N and R",
         "p": "persistence",
@@ -317,7 +327,7 @@ QUANTITY: Final[dict[str, dict[str, str]]] = {
         "relevant_retrieved": "relevantes recuperados",
         "k": "corte",
         "IDCG": "DCG ideal",
-        "DCG": "DCG",
+        "DCG": "ganancia acumulada descontada de la ejecución",
         "N": "documentos no relevantes juzgados",
         "min(N,R)": "el menor de N y R",
         "p": "persistencia",
