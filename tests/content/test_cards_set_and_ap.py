@@ -11,6 +11,7 @@ lines are checked against the module. Where a card states what another tool give
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import math
 import re
@@ -434,13 +435,22 @@ def _bpref_claims() -> Claims:
     return claims
 
 
-def test_bpref_demo_judges_every_listed_document():
-    """The card says the demo (the lab) gives 0.333 on the toy rankings, not the toy's 0.667."""
+def test_bpref_demo_starts_from_the_examples_judgments():
+    """The card says the demo starts at the example's 0.667 (only relevant documents judged)
+    and that its toggle shows 0.333 with everything on screen judged non-relevant."""
     demo = expand_lab(_card("bpref")["demo"]["lab"])
-    html = view(demo["state"], "en")
-    mean = re.search(r'data-metric="mean" data-value="([^"]+)"', html)
-    assert mean, "the lab shows no mean"
-    Claims("bpref").states("0.333", float(mean.group(1)))
+    shown = dict(
+        re.findall(r'data-metric="([^"]+)" data-value="([^"]+)"', view(demo["state"], "en"))
+    )
+    Claims("bpref").states("0.667", float(shown["mean"]))
+    compared = {**demo["state"], "show_unjudged": True}
+    shown = dict(re.findall(r'data-metric="([^"]+)" data-value="([^"]+)"', view(compared, "en")))
+    Claims("bpref").states("0.333", float(shown["unjudged:other"]))
+    # the tip: q1's d3 and d9 judged non-relevant (d7 left unjudged) give q1 the intuition's 0.333
+    tip = copy.deepcopy(demo["state"])
+    tip["queries"][0]["unjudged"] = ["d7"]
+    shown = dict(re.findall(r'data-metric="([^"]+)" data-value="([^"]+)"', view(tip, "en")))
+    Claims("bpref").states("0.333", float(shown["value:q1"]))
 
 
 def test_bpref_example_output():
