@@ -101,7 +101,7 @@ def _metrics(html: str) -> dict[str, str]:
 
 
 def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
-    page.goto(f"{site_server}en/bpref/")
+    page.goto(f"{site_server}en/r-precision/")
     initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
     queries = [item["query"] for item in initial["queries"]]
     changes = {
@@ -112,7 +112,7 @@ def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
         "absent": [queries[0]],
     }
     page.goto("about:blank")
-    page.goto(f"{site_server}en/bpref/#demo={_link(changes)}")
+    page.goto(f"{site_server}en/r-precision/#demo={_link(changes)}")
     _live(page)
     assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
     expected = _metrics(lab_view({**initial, **changes}, "en"))
