@@ -5,11 +5,15 @@ and gets this view: the value of the measure for each query and their mean (from
 :func:`rankcards.metrics.evaluate`, trec_eval's rules), and for the query the reader picks, the
 measure's own per-rank terms (:func:`rankcards.metrics.explain`) in a table and written out as
 a formula with the live numbers. Conventions that change the number (ties, gain, cutoff,
-averaging) can be switched on to show both values side by side, each computed by the module
-through its named option; the first value is always trec_eval's.
+averaging, micro, unjudged) can be switched on to show both values side by side, each computed
+by the module through its named option; the first value is always trec_eval's. Measure
+parameters (``param_p`` ...) come from their sliders; IPrec also draws its interpolated
+precision-recall curve (:mod:`rankcards.plot`) with the reader's recall level marked.
 
-The lab's data: every document listed in a ranking is judged (grade 0 when unmarked), plus
-any marked document the ranking does not list (a relevant document never retrieved). Scores
+The lab's data: every document listed in a ranking is judged (grade 0 when unmarked) unless
+the card lets the reader leave it unjudged (``unjudged``: absent from the qrels, as trec_eval
+reads them), plus any marked document the ranking does not list (a relevant document never
+retrieved). Scores
 are implicit: the list order, except that ``tied`` entries ``"q1:2"`` give ranks 2 and 3 of q1
 the same score (shown with the ties convention only). ``absent`` queries are judged but the run
 returns nothing for them (shown with the averaging convention only).
