@@ -44,6 +44,7 @@ EXPECTED = {
     "rbp": ("RBP", "precisión sesgada por el rango"),
     "recall-at-k": ("Recall", "Exhaustividad"),
     "relevance-judgments": ("qrels", "Juicios de relevancia"),
+    "judged-at-k": ("Judged@k", "fracción juzgada"),
 }
 
 
