@@ -259,3 +259,13 @@ def test_index_chart_plots_the_machine_independent_speed_up_with_the_live_dots_b
     live = set(re.findall(r'data-live="(\d+)"', html))
     assert live == {str(p) for p in index_benchmarking.SWEEP}
     assert "distance computations saved" in html and "measured QPS / exact QPS" in html
+
+
+def test_the_inspected_query_shows_its_own_values_so_the_query_select_teaches():
+    for qid in ("q16", "q05"):
+        values = shown(gold_dataset.view(_gold_state(query=qid), "en"))
+        for system in ("bm25", "random"):
+            for key in ("RR", "Hit", "R"):
+                assert values[f"{system}:{key}:query"] == values[f"{system}:{key}:{qid}"]
+    assert shown(gold_dataset.view(_gold_state(), "en"))["bm25:RR:query"] == 0.25
+    assert shown(gold_dataset.view(_gold_state(query="q05"), "en"))["bm25:RR:query"] == 1.0

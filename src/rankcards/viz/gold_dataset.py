@@ -167,8 +167,9 @@ def _query_values(system: str, qid: str, values: dict[str, float], k: int, t: di
     """The inspected query's RR, hit and recall for one system, under its list's heading."""
     names = (("RR", f"RR@{k}"), ("Hit", f"Hit@{k}"), ("R", f"Recall@{k}"))
     parts: list[object] = [t["this_query"].format(qid=qid)]
-    for key, shown in names:
-        parts += [f" {shown} ", metric(f"{system}:{key}:query", values[key], fmt(values[key], 4))]
+    for index, (key, shown) in enumerate(names):
+        value = metric(f"{system}:{key}:query", values[key], fmt(values[key], 4))
+        parts += [", " if index else " ", f"{shown} = ", value]
     return el("p", {"class": "rc-gold-query-values"}, parts)
 
 
