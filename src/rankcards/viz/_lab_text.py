@@ -67,9 +67,9 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
     },
     "param_beta": {"es": "Peso β de la exhaustividad", "en": "Recall's weight β"},
     "param_beta_help": {
-        "es": "F_β pesa la exhaustividad β veces lo que la precisión: β = 1 es F1; β > 1 "
+        "es": "Fβ pesa la exhaustividad β veces lo que la precisión: β = 1 es F1; β > 1 "
         "premia la exhaustividad y β < 1 la precisión.",
-        "en": "F_β weighs recall β times as much as precision: β = 1 is F1; β > 1 favours "
+        "en": "Fβ weighs recall β times as much as precision: β = 1 is F1; β > 1 favours "
         "recall and β < 1 favours precision.",
     },
     "param_rel": {
