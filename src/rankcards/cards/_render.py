@@ -251,7 +251,8 @@ def render_cards(
                 }
             jobs.append(job)
         if _runs_demo(card):
-            jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
+            # as written: a lab block's problems name its own fields (demo.lab.k, ...)
+            jobs.append({"kind": "demo", "demo": card.data["demo"]})
         jobs += _exercise.jobs(card)
     answers = iter(run_jobs(jobs, timeout=timeout, cache_dir=cache_dir))
 

@@ -112,7 +112,7 @@ _MEASURE_CODE = """\
         print(query, values)
     result.aggregate
 """
-_DEFAULT_K = 5
+_DEFAULT_K = 3  # below the toy's 5 ranks, so that @k and the whole list differ
 
 
 def _categories() -> tuple[str, ...] | None:
@@ -137,9 +137,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def lab_block(measure: str) -> tuple[dict[str, object], str]:
-    """The lab spec for ``measure`` (every convention that applies) and its YAML, or raise
-    ValueError with the lab's first problem."""
+    """The lab spec for ``measure`` (every convention that applies and shows two different
+    values on the toy example) and its YAML, or raise ValueError with the lab's first problem."""
     from rankcards.viz._lab_spec import CONVENTIONS, lab_problems
+    from rankcards.viz._teaches import silent_controls
 
     spec: dict[str, object] = {"measure": measure}
     if measure.endswith("@k"):
@@ -149,7 +150,8 @@ def lab_block(measure: str) -> tuple[dict[str, object], str]:
     applicable = [
         convention
         for convention in CONVENTIONS
-        if not lab_problems({**spec, "conventions": [convention]})
+        if not lab_problems(with_it := {**spec, "conventions": [convention]})
+        and not any(p.startswith("demo.lab.conventions") for p in silent_controls({"lab": with_it}))
     ]
     spec["conventions"] = applicable
     lines = [

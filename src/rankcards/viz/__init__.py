@@ -11,13 +11,14 @@ The ``demo`` block of a card
 .. code-block:: yaml
 
     demo:
-      compute: rankcards.viz.mrr:view        # "module:function", module under rankcards.viz
+      compute: rankcards.viz.recall:view     # "module:function", module under rankcards.viz
       controls:                               # (or rankcards.demos), stdlib + rankcards only
         - {kind: slider, bind: k, label: {es: ..., en: ...}, min: 1, max: 5, step: 1}
         - {kind: toggle, bind: complete, label: {es: ..., en: ...}}
         - {kind: select, bind: measure, label: {es: ..., en: ...},
            options: [{value: RR, label: {es: ..., en: ...}}, ...]}
-        - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1}
+        - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1,
+           unjudged: false}
       state: {k: 5, complete: false, measure: RR, queries: [...]}
 
 A metric card may write ``demo: {lab: {measure: "AP@k", k: 5, ...}}`` instead: the measure
@@ -33,12 +34,16 @@ demo above with ``compute: rankcards.viz.lab:view`` and generated controls and s
 * ``toggle``: state value a boolean. Rendered as a labelled checkbox (``role=switch``).
 * ``select``: ``options``, a non-empty list of ``{value, label: {es, en}}`` with distinct
   JSON-scalar values; state value one of them. Rendered as a labelled ``<select>``.
-* ``ranked-lists``: optional ``max_grade`` (int >= 1, default 1). State value a non-empty list
-  of ``{query: str, ranking: [docno, ...]}`` (docnos distinct strings) plus, when ``max_grade``
-  is 1, ``relevant: [docno, ...]`` (binary labels), otherwise ``grades: {docno: 0..max_grade}``
-  (graded labels, absent = 0). Each item is a button: click, Enter or Space marks it relevant
-  (binary) or cycles its grade 0..max_grade; Alt+ArrowUp / Alt+ArrowDown, the item's up/down
-  buttons, or drag and drop reorder it within its ranking.
+* ``ranked-lists``: optional ``max_grade`` (int >= 1, default 1) and ``unjudged`` (bool,
+  default false). State value a non-empty list of ``{query: str, ranking: [docno, ...]}``
+  (docnos distinct strings) plus, when ``max_grade`` is 1, ``relevant: [docno, ...]`` (binary
+  labels), otherwise ``grades: {docno: 0..max_grade}`` (graded labels, absent = 0), and with
+  ``unjudged`` an optional ``unjudged: [docno, ...]`` (listed documents with no label: absent
+  from the qrels, shown "?"). Each item is a button: click, Enter or Space moves its label on,
+  0 -> 1 ... -> max_grade -> 0, through "unjudged" before 0 when the control allows it (the
+  ``label`` action of ``web/demo_state.js``); Alt+ArrowUp / Alt+ArrowDown, the item's up/down
+  buttons, or drag and drop reorder it within its ranking. A ranking is one tab stop (a roving
+  tabindex): the arrow keys, Home and End move the focus between its documents.
 
 The compute function
 --------------------
@@ -83,7 +88,8 @@ Python API
 * :func:`validate` (``demo``) -> ``list[str]``: problems, each ``"<field path>: <message>"``
   with the path relative to the card (``demo.controls[1].bind: ...``) so the card validator can
   map it to a YAML line; empty when the demo is valid (this includes running compute once on
-  the initial state).
+  the initial state, and the rule that every control teaches, :mod:`rankcards.viz._teaches`:
+  in the initial state, moving a control changes a number the view shows).
 * :func:`load_compute` (``"module:function"``) -> the callable.
 
 In the browser ``web/demo.js`` calls ``runtime.call(compute, {state, lang})`` (keyword
@@ -97,6 +103,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rankcards.viz._teaches import silent_controls
 from rankcards.viz._validate import validate_controls
 
 __all__ = ["Compute", "DemoError", "expand", "load_compute", "render", "validate"]
@@ -176,6 +183,7 @@ def validate(demo: object) -> list[str]:
     """Check a card's ``demo`` block; return ``"<field path>: <message>"`` problems."""
     if not isinstance(demo, Mapping):
         return ["demo: expected a mapping with compute, controls and state"]
+    written = demo
     if "lab" in demo:
         from rankcards.viz._lab_spec import lab_problems
 
@@ -202,4 +210,6 @@ def validate(demo: object) -> list[str]:
             except DemoError as error:
                 problems.append(str(error))
                 break
+    if not problems:
+        problems.extend(silent_controls(written))
     return problems

@@ -52,7 +52,10 @@ export function controlsOf(section) {
       return { kind, bind, min: Number(control.min), max: Number(control.max), step: Number(control.step) || 1 };
     }
     if (kind === "select") return { kind, bind, options: [...control.options].map((o) => JSON.parse(o.value)) };
-    if (kind === "ranked-lists") return { kind, bind, max_grade: Number(control.dataset.rcMaxGrade) || 1 };
+    if (kind === "ranked-lists") {
+      const unjudged = control.dataset.rcUnjudged === "true";
+      return { kind, bind, max_grade: Number(control.dataset.rcMaxGrade) || 1, unjudged };
+    }
     return { kind, bind };
   });
 }
