@@ -28,8 +28,9 @@ _START_LIMIT = 60.0  # seconds for the subprocess to start and import rankcards
 
 def _fingerprint() -> str:
     digest = hashlib.sha256()
-    # The figures' allow-list decides what the worker keeps of an example's SVG.
-    for path in [*sorted(_PACKAGE.rglob("*.py")), _PACKAGE / "web" / "svg_allow.json"]:
+    # The allow-lists decide what the worker keeps of an example's figures and tables.
+    allow_lists = [_PACKAGE / "web" / "svg_allow.json", _PACKAGE / "web" / "table_allow.json"]
+    for path in [*sorted(_PACKAGE.rglob("*.py")), *allow_lists]:
         stat = path.stat()
         digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}\n".encode())
     return digest.hexdigest()

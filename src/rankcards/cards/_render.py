@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from rankcards.cards import _exercise
+from rankcards.cards import _bound, _exercise
 from rankcards.cards._execute import run_jobs
 from rankcards.cards._formula import latex, latex_path
 from rankcards.cards._katex import render_math
@@ -136,6 +136,13 @@ def _example_problem(card: Card, path: FieldPath, answer: dict[str, Any]) -> Pro
             return _problem(
                 card, path, f"code example's figure {rejected[0]} is not SVG the page can show"
             )
+        rejected = [i for i, html in enumerate(answer.get("tables", []), 1) if html is None]
+        if rejected:
+            return _problem(
+                card,
+                path,
+                f"code example's table {rejected[0]} is not an HTML table the page can show",
+            )
         return None
     lines = _EXAMPLE_LINE.findall(error)
     where = f" (example line {lines[-1]})" if lines else ""
@@ -157,27 +164,48 @@ def render_cards(
     jobs: list[dict[str, Any]] = []
     for card in cards:
         jobs += [{"kind": "example", "source": card.source(lang)} for lang in LANGS]
-        if "demo" in card.data:
+        bound = _bound.controls_of(card) is not None
+        if "demo" in card.data and not bound:
             jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
+        jobs += _bound.jobs(card)
         jobs += _exercise.jobs(card)
     answers = iter(run_jobs(jobs, timeout=timeout))
 
     rendered = []
     for card, per_lang in zip(cards, views, strict=True):
         examples = {}
+        example_answers = {}
         for lang in LANGS:
             answer = next(answers)
+            example_answers[lang] = answer
             shared = isinstance(card.data["code"]["source"], str)
             path: FieldPath = ("code", "source") if shared else ("code", "source", lang)
             problem = _example_problem(card, path, answer)
             if problem and problem not in problems:
                 problems.append(problem)
             figures = tuple(Markup(svg) for svg in answer.get("figures", []) if svg)
+            tables = tuple(Markup(html) for html in answer.get("tables", []) if html)
             examples[lang] = Example(
-                card.source(lang), answer.get("output", ""), answer.get("error"), figures
+                card.source(lang), answer.get("output", ""), answer.get("error"), figures, tables
             )
         demos = {}
-        if "demo" in card.data:
+        variants = _bound.jobs(card)
+        if variants:
+            variant_answers = [next(answers) for _ in variants]
+            found = _bound.run_problems(card, example_answers, variant_answers)
+            problems += [problem for problem in found if problem not in problems]
+        if _bound.controls_of(card) is not None and not _bound.static_problems(card):
+            demos = {
+                lang: Demo(
+                    None,
+                    _bound.page_controls(card, lang),
+                    _bound.state(card),
+                    Markup(""),
+                    _bound.page_bindings(card, lang),
+                )
+                for lang in LANGS
+            }
+        elif "demo" in card.data and _bound.controls_of(card) is None:
             answer = next(answers)
             for text in answer.get("problems", []):
                 field, _, message = text.partition(": ")

@@ -6,9 +6,10 @@ stdout (the real stdout is pointed at stderr, so card code writing to file descr
 corrupt the protocol). Jobs:
 
 * ``{"kind": "example", "source": str}`` -> ``{"output": str, "error": str | null, "figures":
-  [str | null]}``, captured by :func:`rankcards.runner.run_example` in a fresh namespace (the rule
-  the page uses too); each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
-  rejected);
+  [str | null], "tables": [str | null]}``, captured by :func:`rankcards.runner.run_example` in a
+  fresh namespace (the rule the page uses too); each figure sanitized by
+  :func:`rankcards.web.svg.sanitize_svg`, each table by
+  :func:`rankcards.web.table.sanitize_table` (null when rejected);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
   :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
 * ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
@@ -26,6 +27,7 @@ from typing import Any
 
 from rankcards.runner import run_example
 from rankcards.web.svg import sanitize_svg
+from rankcards.web.table import sanitize_table
 
 _LANGS = ("es", "en")
 
@@ -33,7 +35,8 @@ _LANGS = ("es", "en")
 def _example(source: str) -> dict[str, Any]:
     result = run_example(source)
     figures = [sanitize_svg(svg) for svg in result.figures]
-    return {"output": result.output, "error": result.error, "figures": figures}
+    tables = [sanitize_table(html) for html in result.tables]
+    return {"output": result.output, "error": result.error, "figures": figures, "tables": tables}
 
 
 def _demo(demo: dict[str, Any]) -> dict[str, Any]:
