@@ -88,62 +88,66 @@ def _control_problems(card: Card, index: int, control: dict[str, Any]) -> list[P
     return []
 
 
-def _fits(
-    card: Card, index: int, control: dict[str, Any], binding: Binding, lang: str
-) -> list[Problem]:
-    """The literal's value against its control (beyond :func:`value_problem`): a slider's
-    integers, and its value on the step's grid."""
+def _fits(control: dict[str, Any], binding: Binding) -> str | None:
+    """What is wrong with the literal's value for its control (beyond :func:`value_problem`: a
+    slider's integers, its value on the step's grid), with ``{in}`` where the language goes."""
     wrong = value_problem(control, binding.value)
     if wrong is not None:
-        return [_at(card, index, f"{wrong[1]}{_in(lang)} (line {binding.line})")]
+        return f"{wrong[1]}{{in}} (line {binding.line})"
     if control["kind"] != "slider":
-        return []
+        return None
     step = control.get("step", 1)
     if binding.kind == "int" and not all(
         isinstance(control.get(key, 1), int) for key in ("min", "max", "step")
     ):
-        message = (
-            f"'{binding.name}' is an integer literal{_in(lang)}: min, max and step must be "
-            "integers too (or write the literal as a float, e.g. 10.0)"
+        return (
+            f"'{binding.name}' is an integer literal{{in}}: min, max and step must be integers "
+            "too (or write the literal as a float, e.g. 10.0)"
         )
-        return [_at(card, index, message)]
     offset = (_decimal(binding.value) - _decimal(control["min"])) / _decimal(step)
     if offset != offset.to_integral_value():
-        message = (
-            f"{binding.value!r}{_in(lang)} is not on the slider's steps "
+        return (
+            f"{binding.value!r}{{in}} is not on the slider's steps "
             f"({control['min']}, {control['min']} + {step}, ...)"
         )
-        return [_at(card, index, message)]
-    return []
+    return None
+
+
+def _broken(problem: Any) -> str:
+    """A broken binding's message, with ``{in}`` where the language goes."""
+    where = "" if problem.code == "twice" or not problem.lines else f" (line {problem.lines[0]})"
+    message = f"'{problem.name}': {problem.detail}{{in}}{where}"
+    if problem.code == "missing":
+        message += f"; the example must assign it once, at the top: `{problem.name} = ...`"
+    return message
 
 
 def _bindings(
     card: Card, controls: list[dict[str, Any]]
 ) -> tuple[dict[str, dict[str, Binding]], list[Problem]]:
-    """Each language's bindings (by "" when shared), and the problems of the rules."""
+    """Each language's bindings (by "" when shared), and the problems of the rules: a problem
+    both languages share is said once, without naming either."""
     names = [control["bind"] for control in controls]
     index_of = {name: index for index, name in reversed(list(enumerate(names)))}
     found_by_lang: dict[str, dict[str, Binding]] = {}
-    problems: list[Problem] = []
+    said: dict[tuple[int, str], list[str]] = {}  # (control, message) -> languages
     for lang, source in _sources(card):
         found, broken = find_bindings(source, list(index_of))
         found_by_lang[lang] = found
         for problem in broken:
-            index = index_of[problem.name]
-            where = (
-                ""
-                if problem.code == "twice" or not problem.lines
-                else f" (line {problem.lines[0]})"
-            )
-            message = f"'{problem.name}': {problem.detail}{_in(lang)}{where}"
-            if problem.code == "missing":
-                message += f"; the example must assign it once, at the top: `{problem.name} = ...`"
-            problems.append(_at(card, index, message))
+            said.setdefault((index_of[problem.name], _broken(problem)), []).append(lang)
         for name, binding in found.items():
-            problems += _fits(card, index_of[name], controls[index_of[name]], binding, lang)
+            message = _fits(controls[index_of[name]], binding)
+            if message is not None:
+                said.setdefault((index_of[name], message), []).append(lang)
+    problems = [
+        _at(card, index, message.replace("{in}", _in(langs[0]) if len(langs) == 1 else ""))
+        for (index, message), langs in said.items()
+    ]
     if set(found_by_lang) == {"es", "en"}:
         es, en = found_by_lang["es"], found_by_lang["en"]
-        for name in es.keys() & en.keys():
+        wrong = {index for index, _ in said}  # a value that breaks its control is said already
+        for name in sorted(es.keys() & en.keys() - {names[index] for index in wrong}):
             if not same_value(es[name].value, en[name].value) or es[name].kind != en[name].kind:
                 message = (
                     f"the Spanish example assigns {name} = {es[name].value!r}, the English one "
@@ -266,29 +270,35 @@ def run_problems(
     card: Card, defaults: dict[str, dict[str, Any]], answers: list[dict[str, Any]]
 ) -> list[Problem]:
     """Problems of the variants' ``answers`` (in :func:`jobs`' order) given each language's
-    default answer (``defaults``, by language: the build's own run of the example)."""
+    default answer (``defaults``, by language: the build's own run of the example). A control's
+    first failing variant is reported (once when both languages fail alike)."""
     controls = controls_of(card) or []
-    problems: list[Problem] = []
-    failed: set[int] = set()
+    said: dict[tuple[int, str], list[str]] = {}  # (control, message) -> languages
+    failed: dict[int, dict[str, str]] = {}  # control -> language -> its first failing variant
     changed: dict[int, bool] = {}
     for (lang, index, value, where, _), answer in zip(_plan(card), answers, strict=True):
         name = controls[index]["bind"]
         failure = _failure(answer)
         if failure is not None:
-            if index not in failed:
-                message = f"the example with {name} = {value!r} ({where}){_in(lang)} {failure}"
-                problems.append(_at(card, index, message))
-            failed.add(index)
+            message = f"the example with {name} = {value!r} ({where}){{in}} {failure}"
+            failed.setdefault(index, {}).setdefault(lang, message)
             continue
-        default = defaults[lang or "en"]
-        moves = _seen(answer) != _seen(default)
+        moves = _seen(answer) != _seen(defaults[lang or "en"])
         if controls[index]["kind"] == "select" and not moves:
             message = (
                 f"the option {value!r} gives the same output as the default "
-                f"{name} = {state(card)[name]!r}{_in(lang)}: it teaches nothing"
+                f"{name} = {state(card)[name]!r}{{in}}: it teaches nothing"
             )
-            problems.append(_at(card, index, message))
+            said.setdefault((index, message), []).append(lang)
         changed[index] = changed.get(index, False) or moves
+    for index, by_lang in failed.items():
+        first_lang, first = next(iter(by_lang.items()))
+        alike = len(set(by_lang.values())) == 1  # both languages fail alike: said once for both
+        said.setdefault((index, first), []).extend(by_lang if alike else [first_lang])
+    problems = [
+        _at(card, index, message.replace("{in}", _in(langs[0]) if len(langs) == 1 else ""))
+        for (index, message), langs in said.items()
+    ]
     for index, moves in sorted(changed.items()):
         kind = controls[index]["kind"]
         if not moves and index not in failed and kind != "select":

@@ -312,11 +312,12 @@ def value_problem(control: Mapping[str, Any], value: object) -> tuple[str, str] 
 
 
 def literal_text(value: Literal, like: str | None = None, quote: str = "'") -> str:
-    """``value`` as the literal the page writes: Python's ``repr``, except that a number bound
-    to an integer literal (``like == "int"``) is written as an integer when it is one, and a
-    string holding no quote is written between ``quote`` (the card's own style, e.g. ``"``).
+    """``value`` as the literal the page writes: Python's ``repr`` of a number of the bound
+    literal's type (``like``: an integral number bound to an ``"int"`` literal stays an integer,
+    any number bound to a ``"float"`` one is a float), and a string holding no quote between
+    ``quote`` (the card's own style, e.g. ``"``).
 
-    >>> literal_text(7), literal_text(7.0, "int"), literal_text(7.0, "float"), literal_text(True)
+    >>> literal_text(7), literal_text(7.0, "int"), literal_text(7, "float"), literal_text(True)
     ('7', '7', '7.0', 'True')
     >>> literal_text(0.1 + 0.2), literal_text(1e16)
     ('0.30000000000000004', '1e+16')
@@ -325,6 +326,8 @@ def literal_text(value: Literal, like: str | None = None, quote: str = "'") -> s
     """
     if isinstance(value, float) and like == "int" and math.isfinite(value) and value.is_integer():
         return str(int(value))
+    if isinstance(value, int) and not isinstance(value, bool) and like == "float":
+        return repr(float(value))
     text = repr(value)
     if isinstance(value, str) and quote == '"' and not {"'", '"'} & set(value):
         return f'"{text[1:-1]}"'

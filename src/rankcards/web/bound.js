@@ -4,16 +4,17 @@
 // reader sees the code change) and runs the example again (editor.js's runLatest: the last
 // change wins, a superseded run never shows).
 //
-//   import { mountBoundDemos, literalText, pyFloatRepr, matchOriginal } from "./bound.js";
+//   import { mountBoundDemos } from "./bound.js";
 //
 // Where the literals are. For the card's own code the build wrote each literal's place
 // (data-rc-bindings: {name: {from, to, type}}, UTF-16 offsets), and this module moves them along
 // its own rewrites. Any other code (the reader's edit, a kept edit, code from a link) is matched
-// first against the original with only the bound literals' texts changed (matchOriginal: every
-// other character identical, each literal the very text this page writes for a value the
-// control allows), which the Python rules accept by construction; anything else is checked by
-// those rules themselves: rankcards.viz.bound:locate in the worker (a JavaScript copy of
-// Python's grammar would be a second parser to keep in step). While code is being checked a
+// first against the original with only the bound literals' texts changed (matchOriginal in
+// bound_literals.js: every other character identical, each literal the card's own text or the
+// very text this page writes for a value the control allows), which the Python rules accept by
+// construction; anything else is checked by those rules themselves:
+// rankcards.viz.bound:locate in the worker (a JavaScript copy of Python's grammar would be a
+// second parser to keep in step). While code is being checked a
 // control's change waits for the answer; when the code breaks a binding (the name reassigned,
 // not at top level, not a literal, a value the control cannot show...) the controls are
 // disabled and a one-line notice says why, in the page's language, until the code is fixed or
@@ -33,6 +34,7 @@ import { bindControls, syncControls } from "./controls.js";
 import { controlsOf } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
 import { copyLink, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
+import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
 const LOCATE = "rankcards.viz.bound:locate";
@@ -77,89 +79,6 @@ const TEXT = {
     invalid: "El estado de este enlace no es válido para esta ficha: se muestra el estado propio de la ficha.",
   },
 };
-
-/** Python's repr of a float (shortest round-trip digits, Python's layout): "0.1", "10.0",
- *  "1e-05", "1e+16", "-0.0". */
-export function pyFloatRepr(x) {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const sign = x < 0 ? "-" : "";
-  const [mantissa, power] = Math.abs(x).toExponential().split("e");
-  const digits = mantissa.replace(".", "");
-  const exponent = Number(power); // of the first digit
-  if (exponent < -4 || exponent >= 16) {
-    const shown = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const size = String(Math.abs(exponent)).padStart(2, "0");
-    return `${sign}${shown}e${exponent < 0 ? "-" : "+"}${size}`;
-  }
-  if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
-  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
-  return `${sign}${whole}.${digits.slice(exponent + 1) || "0"}`;
-}
-
-/** The literal this page writes for `value` bound to a literal of Python type `type`
- *  ("int" | "float" | "bool"; a select's string is written by the build: its option's
- *  data-rc-literal). Equal to rankcards.viz.bound.literal_text. */
-export function literalText(value, type) {
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (type === "int" && Number.isInteger(value)) return String(value);
-  return pyFloatRepr(value);
-}
-
-// The literal texts a control may show, and the value each stands for: null when `text` is not
-// one this page would write for an allowed value.
-function valueOfText(control, text, type) {
-  if (control.kind === "toggle") return text === "True" ? true : text === "False" ? false : null;
-  if (control.kind === "select") {
-    const at = control.literals.indexOf(text);
-    return at >= 0 ? control.options[at] : null;
-  }
-  if (!/^-?[0-9][0-9.e+-]*$/.test(text)) return null;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < control.min || value > control.max) return null;
-  return literalText(value, type) === text ? value : null;
-}
-
-/** Whether `source` is `original` with only the bound literals' texts changed, each to a text
- *  this page writes for a value its control allows: then the bindings (and values) are known
- *  without the worker. -> {bindings, values} | null. `bindings` are the original's
- *  ({name: {from, to, type}}), `controls` those of controlsOf() plus `literals` for selects,
- *  `initial` the card's values (what the original's own literal texts stand for). */
-export function matchOriginal(source, original, bindings, controls, initial) {
-  const spans = Object.entries(bindings).sort((a, b) => a[1].from - b[1].from);
-  const byName = new Map(controls.map((control) => [control.bind, control]));
-  const found = {};
-  const values = {};
-  let at = 0; // where the next original segment must start in `source`
-  let from = 0; // where it starts in `original`
-  for (const [name, span] of spans) {
-    const segment = original.slice(from, span.from);
-    if (!source.startsWith(segment, at)) return null;
-    at += segment.length;
-    const control = byName.get(name);
-    // The card's own literal text stands for the card's value, however it is written (`0.50`).
-    const own = original.slice(span.from, span.to);
-    const text = source.startsWith(own, at) && literalEnds(source, at + own.length) ? own : literalAt(source, at, control);
-    const value = text === own ? initial[name] : text === null ? null : valueOfText(control, text, span.type);
-    if (value === null) return null;
-    found[name] = { from: at, to: at + text.length, type: span.type };
-    values[name] = value;
-    at += text.length;
-    from = span.to;
-  }
-  if (source.slice(at) !== original.slice(from)) return null;
-  return { bindings: found, values };
-}
-
-// Whether a literal may end at `at`: not inside a longer number or name (`10` in `100`).
-const literalEnds = (source, at) => !/[\w.]/.test(source[at] ?? "");
-
-function literalAt(source, at, control) {
-  if (control.kind === "select") return control.literals.find((text) => source.startsWith(text, at)) ?? null;
-  const match = /^(True|False|-?[0-9][0-9.e+-]*)/.exec(source.slice(at, at + 40));
-  return match ? match[1] : null;
-}
 
 function element(tag, attributes, text = "") {
   const node = document.createElement(tag);
@@ -310,20 +229,13 @@ class BoundDemo {
   }
 
   #rewrite(name, value) {
-    const binding = this.#bindings[name];
     const control = this.#controls.find((c) => c.bind === name);
+    const binding = this.#bindings[name];
     const text =
       control.kind === "select" ? control.literals[control.options.findIndex((o) => o === value)] : literalText(value, binding.type);
-    const delta = text.length - (binding.to - binding.from);
-    const { from, to } = binding;
-    this.#example.replace(from, to, text);
-    for (const other of Object.values(this.#bindings)) {
-      if (other.from >= to) {
-        other.from += delta;
-        other.to += delta;
-      }
-    }
-    binding.to = from + text.length;
+    const moved = rewriteLiteral(this.#example.source(), this.#bindings, name, text).bindings;
+    this.#example.replace(binding.from, binding.to, text);
+    this.#bindings = moved;
     this.#state = { ...this.#state, [name]: value };
     syncControls(this.#section, this.#state);
   }
