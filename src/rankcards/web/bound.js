@@ -101,7 +101,9 @@ class BoundDemo {
   #notice;
   #linkNotice;
   #checking = null; // a Promise while the code is being checked
+  #settleCheck = null; // resolves it
   #checkTimer = null;
+  #epoch = 0; // Resets so far
   #primed = false;
 
   constructor(section) {
@@ -170,9 +172,13 @@ class BoundDemo {
     this.#notice.textContent = `${this.#text.off} ${say(control?.label ?? problem.name, lines)}. ${this.#text.fix}`;
   }
 
-  // The code changed by anything but a control: find its literals again.
+  // The code changed by anything but a control: find its literals again. A check still waiting
+  // is dropped (and the changes waiting on it go on to the newer one); a Reset also drops the
+  // control changes that were waiting, since they were made on the code it replaced.
   #codeChanged({ source, cause }) {
     clearTimeout(this.#checkTimer);
+    this.#settleCheck?.();
+    if (cause === "reset") this.#epoch += 1;
     const matched = matchOriginal(source, this.#example.original, this.#original, this.#controls, this.#initial);
     if (matched) {
       this.#checking = null;
@@ -181,27 +187,25 @@ class BoundDemo {
       return;
     }
     this.#setMode("checking");
-    let settle;
-    this.#checking = new Promise((resolve) => (settle = resolve));
-    const checking = this.#checking;
+    const checking = new Promise((resolve) => (this.#settleCheck = resolve));
+    this.#checking = checking;
     this.#checkTimer = setTimeout(async () => {
       let answer;
       try {
         answer = await runtime.call(LOCATE, { source, controls: this.#controls.map(specOf) });
-      } catch (error) {
+      } catch {
         answer = { ok: false, problem: { name: "", code: "failed", lines: [] } };
       }
-      if (this.#checking === checking && this.#example.source() === source) {
-        this.#checking = null;
-        if (answer.ok) {
-          const values = Object.fromEntries(Object.entries(answer.bindings).map(([name, b]) => [name, b.value]));
-          this.#use(answer.bindings, values);
-        } else {
-          this.#bindings = null;
-          this.#setMode("broken", answer.problem);
-        }
+      if (this.#checking !== checking || this.#example.source() !== source) return; // a newer one
+      this.#checking = null;
+      if (answer.ok) {
+        const values = Object.fromEntries(Object.entries(answer.bindings).map(([name, b]) => [name, b.value]));
+        this.#use(answer.bindings, values);
+      } else {
+        this.#bindings = null;
+        this.#setMode("broken", answer.problem);
       }
-      settle();
+      this.#settleCheck();
     }, cause === "edit" ? CHECK_DELAY_MS : 0);
   }
 
@@ -218,7 +222,9 @@ class BoundDemo {
   }
 
   async #change(name, value) {
+    const epoch = this.#epoch;
     await this.#settled();
+    if (epoch !== this.#epoch) return; // a Reset came first: the control shows the card's value
     if (!this.#bindings) {
       syncControls(this.#section, this.#state); // disabled meanwhile: show the code's values
       return;
