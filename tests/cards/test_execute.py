@@ -50,7 +50,7 @@ def test_a_process_that_dies_before_it_is_ready_answers_crashed(monkeypatch):
 def test_the_real_worker_answers_and_keeps_the_limit():
     looping = _job("while True: pass")
     assert _execute.run_jobs([_job("print(6 * 7)"), looping, _job("1 + 1")], timeout=1) == [
-        {"output": "42\n", "error": None, "figures": []},
+        {"output": "42\n", "error": None, "figures": [], "tables": []},
         {"timeout": 1},
-        {"output": "2\n", "error": None, "figures": []},
+        {"output": "2\n", "error": None, "figures": [], "tables": []},
     ]

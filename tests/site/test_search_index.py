@@ -28,6 +28,8 @@ EXPECTED = {
     "multiple-comparisons": ("Bonferroni", "Comparaciones múltiples"),
     "online-evaluation": ("A/B test", "intercalado"),
     "per-query-analysis": ("trec_eval -q", "Análisis por consulta"),
+    "pooling": ("Judged@k", "profundidad del pool"),
+    "rank-correlation": ("τ_AP", "Correlación de rankings"),
     "significance-testing": ("Wilcoxon", "valor p"),
     "bpref": ("bpref", "bpref (binary preference)"),
     "dcg": ("DCG", "ganancia acumulada descontada"),
