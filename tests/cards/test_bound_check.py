@@ -217,3 +217,47 @@ def test_the_valid_card_runs_every_variant_and_passes(tmp_path: Path) -> None:
         )
     options = demo.controls[2]["options"]
     assert [option["literal"] for option in options] == ['"mean"', '"max"']
+
+
+def _fill(text: str) -> str:
+    """Write every TODO of a scaffold as a contributor would: distinct words per text (so no
+    Spanish text equals its English one), real addresses, a formula without the placeholder."""
+    counter = iter(range(1, 1000))
+    text = text.replace("https://example.org/TODO", "https://example.org/ref")
+    text = text.replace("\\mathrm{TODO}", "\\mathrm{k}")
+    return re.sub(r"TODO[^\"\n]*", lambda _: f"Text number {next(counter)}.", text)
+
+
+@pytest.mark.parametrize("category", ["statistics", "rank-aware"])
+def test_new_scaffolds_an_example_bound_demo_that_passes_once_written(
+    tmp_path: Path, category: str
+) -> None:
+    import argparse
+
+    from rankcards.commands import new
+
+    parser = argparse.ArgumentParser()
+    new.add_arguments(parser)
+    argv = ["my-concept", "--category", category, "--demo", "example", "--dir", str(tmp_path)]
+    assert new.run(parser.parse_args(argv)) == 0
+    path = tmp_path / "my-concept.yml"
+    _, problems = load_cards(tmp_path)
+    assert {p.message for p in problems} == {
+        "unfilled placeholder: replace the TODO text with the real content"
+    }
+    path.write_text(_fill(path.read_text(encoding="utf-8")), encoding="utf-8")
+    [rendered] = build_cards(tmp_path, timeout=30)
+    assert rendered.demos["en"].state == {"k": 3}
+    assert rendered.examples["en"].output == "P@3 = 0.6667\n"
+
+
+def test_new_refuses_a_lab_and_an_example_demo_together(tmp_path: Path, capsys) -> None:
+    import argparse
+
+    from rankcards.commands import new
+
+    parser = argparse.ArgumentParser()
+    new.add_arguments(parser)
+    argv = ["x", "--category", "rank-aware", "--measure", "AP@k", "--demo", "example"]
+    assert new.run(parser.parse_args([*argv, "--dir", str(tmp_path)])) == 2
+    assert "--measure and --demo are two different demos" in capsys.readouterr().err
