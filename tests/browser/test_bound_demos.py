@@ -212,3 +212,57 @@ def test_a_kept_edit_brings_back_the_controls_with_the_code(page, site_server):
     assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "7"
     assert "depth = 7  # pool depth" in page.evaluate(_SOURCE, site_server)
     assert page.console_errors == []
+
+
+_RUNS = """() => {
+  window.__runs = [];
+  document.querySelector('[data-rc-example]').addEventListener('rankcards:run',
+    (event) => window.__runs.push([event.detail.source, event.detail.reason]));
+}"""
+
+
+def test_the_last_of_a_burst_of_changes_wins(page, site_server):
+    _open(page, f"{site_server}en/pooling/")
+    page.evaluate(_RUNS)
+    page.locator(f'{DEMO} [data-rc-bind="depth"]').evaluate(
+        """(slider) => { for (const value of [11, 12, 13, 14, 15]) {
+          slider.value = String(value);
+          slider.dispatchEvent(new Event('input', {bubbles: true}));
+        } }"""
+    )
+    page.wait_for_function("window.__runs.length > 0", timeout=60_000)
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [("depth = 15  #" in source, reason) for source, reason in runs] == [(True, None)]
+    caption = page.locator(f"{EXAMPLE} [data-rc-tables] caption").text_content()
+    assert caption == "Pool of depth 15"
+
+
+def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_server):
+    """A run over a second that a newer change supersedes is stopped for it (its output never
+    shows); the reader's Stop ends the run and the change that waited behind it."""
+    _open(page, f"{site_server}en/pooling/")
+    page.locator(f"{EXAMPLE} .cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nimport time\ntime.sleep(depth / 10)\nprint('slept', depth)")
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    page.evaluate(_RUNS)
+    _slide(page, "depth", 30)  # sleeps 3 s
+    page.wait_for_function(f"document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    _slide(page, "depth", 31)
+    page.wait_for_function("window.__runs.length > 0", timeout=60_000)
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [("depth = 31  #" in source, reason) for source, reason in runs] == [(True, None)]
+    assert "slept 31" in page.locator(f"{EXAMPLE} [data-rc-output]").text_content()
+
+    page.evaluate("window.__runs = []")
+    _slide(page, "depth", 40)
+    page.wait_for_function(f"document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    _slide(page, "depth", 41)  # waits behind the run
+    page.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(1).click()  # Stop
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [reason for _, reason in runs] == ["stopped"]
+    assert "Stopped." in page.locator(f"{EXAMPLE} [data-rc-output]").text_content()
+    assert page.console_errors == []

@@ -231,9 +231,12 @@ function enhance(block) {
   const stopButton = button("stop", () => {
     again = false; // the reader's Stop ends what was waiting too
     superseding = false;
+    stopped = true;
     runtime.stop();
   });
   const resetButton = button("reset", () => {
+    sink?.drop(); // a run in flight ran other code
+    again = false;
     setSource(original, "reset");
     keep.reset();
     [output, figures, tables].forEach((node, i) => node?.replaceChildren(...firstView[i].map((child) => child.cloneNode(true))));
@@ -266,52 +269,67 @@ function enhance(block) {
 
   // What a run writes: into the page as it comes (Run), or into detached nodes that replace the
   // page's at the end (a control's run: the old output stays until the new one is whole, and a
-  // superseded run never shows).
+  // superseded run never shows). `drop()` sends the rest of a run nowhere (Reset put the card's
+  // first view back, which a run of other code must not write over).
+  const detached = () => ({
+    output: document.createDocumentFragment(),
+    figures: document.createDocumentFragment(),
+    tables: document.createDocumentFragment(),
+  });
+  let sink = null; // the run in flight's
   const target = (live) => {
-    const into = live ? { output, figures, tables } : {
-      output: document.createDocumentFragment(),
-      figures: document.createDocumentFragment(),
-      tables: document.createDocumentFragment(),
-    };
-    const write = (chunk, stream) => {
-      const span = document.createElement("span");
-      span.className = `rc-example__${stream}`;
-      span.textContent = chunk;
-      into.output.append(span);
-    };
-    return {
-      into,
-      write,
-      onStdout: (chunk) => write(chunk, "stdout"),
-      onStderr: (chunk) => write(chunk, "stderr"),
+    const target = {
+      into: live ? { output, figures, tables } : detached(),
+      dropped: false,
+      drop() {
+        target.into = detached();
+        target.dropped = true;
+      },
+      write(chunk, stream) {
+        const span = document.createElement("span");
+        span.className = `rc-example__${stream}`;
+        span.textContent = chunk;
+        target.into.output.append(span);
+      },
+      onStdout: (chunk) => target.write(chunk, "stdout"),
+      onStderr: (chunk) => target.write(chunk, "stderr"),
       onFigure: (markup) => {
         const figure = figureElement(markup);
-        if (figure) into.figures?.append(figure);
-        else write(`${text.badFigure}\n`, "notice");
+        if (figure) target.into.figures?.append(figure);
+        else target.write(`${text.badFigure}\n`, "notice");
       },
       onTable: (markup) => {
         const table = tableElement(markup);
-        if (table) into.tables?.append(table);
-        else write(`${text.badTable}\n`, "notice");
+        if (table) target.into.tables?.append(table);
+        else target.write(`${text.badTable}\n`, "notice");
       },
     };
+    return target;
   };
 
   // One run at a time. `latest` (a bound control's run) never waits in a queue: a run asked for
   // while one is in flight marks that one superseded (its output is dropped, never shown) and
   // the newest code runs as soon as it ends; one that has run SUPERSEDE_AFTER_MS already is
   // stopped for it (runtime.stop: an interrupt, or a fresh worker). A reader's Stop ends the
-  // run and what was waiting; a run over the time limit (or a crash) shows its notice and the
-  // newest code still runs.
+  // run and what was waiting, also while the worker is starting again (nothing is sent then);
+  // a run over the time limit (or a crash) shows its notice and the newest code still runs.
   let running = false;
   let again = false;
   let superseding = false;
+  let stopped = false; // the reader pressed Stop during this execute()
   let startedAt = 0;
   let supersedeTimer = null;
   const supersede = () => {
     if (!running || !again || superseding) return;
     superseding = true;
     runtime.stop();
+  };
+  const finish = () => {
+    sink = null;
+    running = false;
+    runButton.disabled = false;
+    stopButton.disabled = true;
+    delete block.dataset.rcRunning;
   };
   async function execute({ latest = false } = {}) {
     if (running) {
@@ -322,24 +340,26 @@ function enhance(block) {
       return;
     }
     running = true;
+    stopped = false;
     runButton.disabled = true;
     stopButton.disabled = false;
     block.dataset.rcRunning = "true";
-    try {
-      await runtime.ensure();
-    } catch {
-      running = false;
-      runButton.disabled = false;
-      stopButton.disabled = true;
-      delete block.dataset.rcRunning;
-      return; // the status line shows the error and its Retry button
-    }
     let live = !latest;
     do {
       again = false;
       superseding = false;
+      try {
+        await runtime.ensure(); // a Stop or a supersede may have restarted the worker
+      } catch {
+        break; // the status line shows the error and its Retry button
+      }
       const code = source();
-      const sink = target(live);
+      sink = target(live);
+      if (stopped) {
+        sink.write(`${text.stopped}\n`, "notice"); // stopped before the run was sent
+        if (!live) output.replaceChildren(sink.into.output);
+        break;
+      }
       if (live) {
         output.textContent = "";
         figures?.replaceChildren();
@@ -352,6 +372,7 @@ function enhance(block) {
         live = false;
         continue; // superseded: the newer code runs now, and only its output is shown
       }
+      if (sink.dropped) continue; // a Reset came during the run: the first view stays
       if (result.reason === "stopped") sink.write(`${text.stopped}\n`, "notice");
       if (result.reason === "timeout") sink.write(`${text.timeout(TIME_LIMIT_MS / 1000)}\n`, "notice");
       if (result.reason === "crashed") sink.write(`${text.crashed}\n`, "notice");
@@ -368,10 +389,7 @@ function enhance(block) {
       );
       live = false;
     } while (again);
-    running = false;
-    runButton.disabled = false;
-    stopButton.disabled = true;
-    delete block.dataset.rcRunning;
+    finish();
   }
 
   bootWhenNear(block); // the first Run or Check does not wait for Python
