@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1:8000
 # Material 9.7+ prints a banner about MkDocs 2 on every build; it is not about this project.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build check test test-fast lint bench clean
+.PHONY: setup serve build build-zensical check test test-fast lint bench clean
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ serve: setup            ## serve the site with live reload on http://$(HOST)/
 
 build: setup            ## build the static site into site/
 	$(BIN)/mkdocs build --strict
+
+$(VENV)/.zensical: pyproject.toml | $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[zensical]'
+	@touch $@
+
+# The same site built by Zensical: `rankcards site-sources` writes what the MkDocs plugin adds
+# at build time into a plain project (build/zensical), and Zensical builds it.
+build-zensical: setup $(VENV)/.zensical   ## build the site with Zensical into site-zensical/
+	$(BIN)/rankcards site-sources build/zensical
+	cd build/zensical && $(abspath $(BIN))/zensical build --clean --strict
+	rm -rf site-zensical && mv build/zensical/site site-zensical
 
 check: setup            ## validate the bundled cards
 	$(BIN)/rankcards check docs/cards
@@ -45,4 +56,4 @@ bench: setup
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf site dist build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf site site-zensical dist build .pytest_cache .mypy_cache .ruff_cache

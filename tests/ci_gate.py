@@ -32,10 +32,11 @@ def under_ci(environ: Mapping[str, str] = os.environ) -> bool:
 
 
 def skip_or_fail(reason: str) -> NoReturn:
-    """Skip with ``reason`` locally; fail with it under CI."""
+    """Skip with ``reason`` locally; fail with it under CI. Called at a module's top level
+    (``x = require_module(...)``), the skip covers the module."""
     if under_ci():
         pytest.fail(f"{reason} (CI is set: what a test needs must be there)", pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(reason, allow_module_level=True)
 
 
 def require_module(name: str, hint: str) -> ModuleType:

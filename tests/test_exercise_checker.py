@@ -105,6 +105,27 @@ def test_floats_match_within_the_tolerance_and_a_non_number_does_not() -> None:
     assert exercises.check(text, spec)["failure"]["got"] == "'1.0'"
 
 
+def test_a_bool_is_not_a_float_answer_though_true_equals_one() -> None:
+    spec = {**RR_SPEC, "random": None}
+    # 1.0 on the first case, 0.0 on the second, 1/2 on the third, as bools where they can be.
+    as_bools = RIGHT.replace("return 1 / rank", "return True if rank == 1 else 1 / rank")
+    result = exercises.check(as_bools, spec)
+    assert result["state"] == "fail"
+    assert result["failure"]["case"]["name"]["en"] == "first is relevant"
+    assert (result["failure"]["expected"], result["failure"]["got"]) == ("1.0", "True")
+    falsy = RIGHT.replace("return 0.0", "return False")
+    failure = exercises.check(falsy, spec)["failure"]
+    assert (failure["case"]["name"]["en"], failure["got"]) == ("none relevant", "False")
+
+
+def test_a_float_next_to_an_expected_zero_matches_within_the_absolute_tolerance() -> None:
+    spec = {**RR_SPEC, "random": None}  # the second case expects 0.0: no relative margin
+    tiny = RIGHT.replace("return 0.0", "return 1e-17")
+    assert exercises.check(tiny, spec)["state"] == "pass"
+    off = RIGHT.replace("return 0.0", "return 1e-6")
+    assert exercises.check(off, spec)["failure"]["case"]["name"]["en"] == "none relevant"
+
+
 def test_the_readers_prints_are_kept_with_the_failure_not_mixed_with_the_result() -> None:
     noisy = OFF_BY_ONE.replace("for rank", "print('looking at', ranking)\n    for rank")
     result = exercises.check(noisy, RR_SPEC)

@@ -20,12 +20,15 @@ from rankcards import __version__
 _COMMANDS: dict[str, str] = {
     "eval": "eval_cmd",
     "compare": "compare",
+    "fuse": "fuse",
+    "agree": "agree",
     "check": "check",
     "new": "new",
     "schema": "schema",
+    "site-sources": "site_sources",
 }
 # The commands that need the `site` extra, and the top-level modules its packages provide.
-_SITE_COMMANDS = frozenset({"check", "new", "schema"})
+_SITE_COMMANDS = frozenset({"check", "new", "schema", "site-sources"})
 SITE_MODULES = frozenset(
     {"yaml", "jinja2", "markupsafe", "markdown", "jsonschema", "mkdocs", "material"}
 )

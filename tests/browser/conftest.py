@@ -9,6 +9,9 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
   ``RANKCARDS_SITE_DIR=site`` reuses an existing build instead (handy while editing tests).
 * ``site_server`` (session): base URL (ending in ``/``) of a threaded static server of
   ``built_site`` that serves ``.wasm`` as ``application/wasm`` like static hosts do.
+* ``zensical_site`` / ``zensical_server`` (session): the same site built by Zensical
+  (``make build-zensical``), once, and served the same way; ``RANKCARDS_ZENSICAL_SITE_DIR``
+  reuses a build (``site-zensical``). Without the ``zensical`` package it skips (fails under CI).
 * ``isolated_server`` (session): the same site with COOP/COEP headers (``crossOriginIsolated``).
 * ``browser`` (session) and ``page`` (per test, a fresh context so caches start cold);
   ``page.console_errors`` lists console errors and uncaught page errors seen so far.
@@ -29,9 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from static_site import LAUNCH_ARGS, base_url, build_site, find_chromium, start_server
+from static_site import (
+    LAUNCH_ARGS,
+    base_url,
+    build_site,
+    build_zensical_site,
+    find_chromium,
+    start_server,
+)
 
-from ci_gate import skip_or_fail
+from ci_gate import require_module, skip_or_fail
 
 _LOCAL = "http://127.0.0.1:"
 
@@ -56,6 +66,18 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    prebuilt = os.environ.get("RANKCARDS_ZENSICAL_SITE_DIR")
+    if prebuilt:
+        return Path(prebuilt).resolve()
+    require_module("zensical", "pip install -e '.[zensical]'")
+    site, error = build_zensical_site(tmp_path_factory.mktemp("zensical"))
+    if error is not None:
+        pytest.fail(f"the Zensical build failed:\n{error}")
+    return site
+
+
 def _serve(directory: Path, isolated: bool) -> Iterator[str]:
     server = start_server(directory, isolated=isolated)
     try:
@@ -68,6 +90,11 @@ def _serve(directory: Path, isolated: bool) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def site_server(built_site: Path) -> Iterator[str]:
     yield from _serve(built_site, isolated=False)
+
+
+@pytest.fixture(scope="session")
+def zensical_server(zensical_site: Path) -> Iterator[str]:
+    yield from _serve(zensical_site, isolated=False)
 
 
 @pytest.fixture(scope="session")

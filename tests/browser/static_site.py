@@ -7,6 +7,7 @@ served exactly as a tested one.
 * :func:`find_chromium`: ``$RANKCARDS_CHROMIUM``, else ``chromium`` / ``chromium-browser`` /
   ``google-chrome`` on PATH;
 * :func:`build_site`: ``mkdocs build`` of the repository into a folder;
+* :func:`build_zensical_site`: the same site built by Zensical (``make build-zensical``);
 * :func:`start_server`: a threaded static server on 127.0.0.1 that serves ``.wasm`` as
   ``application/wasm`` like static hosts do, rewrites the sitemap to its own address (Material's
   instant navigation only intercepts links the sitemap lists), and optionally sends COOP/COEP
@@ -54,6 +55,22 @@ def build_site(target: Path) -> str | None:
     command = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(target)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     return None if done.returncode == 0 else done.stderr[-3000:]
+
+
+def build_zensical_site(folder: Path) -> tuple[Path, str | None]:
+    """Build the repository's site with Zensical as ``make build-zensical`` does: the sources
+    (``rankcards site-sources``) in ``folder/sources``, the site in ``folder/sources/site``.
+    Returns the site folder and None, or the end of the failing step's error output."""
+    sources = folder / "sources"
+    steps = [
+        ([sys.executable, "-m", "rankcards.cli", "site-sources", str(sources)], ROOT),
+        ([sys.executable, "-m", "zensical", "build", "--clean", "--strict"], sources),
+    ]
+    for command, cwd in steps:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            return sources / "site", (done.stdout + done.stderr)[-3000:]
+    return sources / "site", None
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

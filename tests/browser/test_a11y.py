@@ -10,13 +10,14 @@ reader sees them after pointing at the code. One browser context per palette, re
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from static_site import ROOT
+
+from ci_gate import skip_or_fail
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -51,10 +52,7 @@ def _pages(site: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     if not AXE.is_file():
-        message = f"{AXE} missing: run `npm ci` (axe-core is a pinned devDependency)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"{AXE} missing: run `npm ci` (axe-core is a pinned devDependency)")
     return AXE.read_text(encoding="utf-8")
 
 

@@ -54,6 +54,12 @@ def rbp_residual(query: Any, p: float) -> float:
     return (1 - p) * unjudged + p ** len(query.ranking)
 
 
+def rbp_of(ranking: Any, judgments: dict[str, int], p: float) -> float:
+    """One query's RBP(p) through evaluate (scores falling with the rank)."""
+    run = {"q": {doc: 100.0 - rank for rank, doc in enumerate(ranking)}}
+    return evaluate({"q": judgments}, run, [f"RBP(p={p})"]).aggregate[f"RBP(p={p})"]
+
+
 def judged_with_d3_graded_0() -> float:
     """q1's Judged@5 once d3 is judged non-relevant (grade 0) instead of unjudged."""
     return evaluate({"q1": {**Q1.judgments, "d3": 0}}, RUN, ["Judged@5"]).aggregate["Judged@5"]
@@ -115,6 +121,18 @@ COMPUTED: dict[str, dict[str, Callable[[], float]]] = {
         "0.95": lambda: 0.95,
         "0.98": lambda: 0.98,
         "0.5": lambda: 0.5,
+        # inserting a grade-1 document at rank 1 of q2 lowers its RBP (p = 0.5)
+        "0.4167": lambda: rbp_of(("dnew", *Q2.ranking), {**Q2.judgments, "dnew": 1}, 0.5),
+        # raising q3's d3 from 1 to 3 rescales d6's gain from 1 to 2/3 (trec_eval's scale)
+        "0.1690": lambda: rbp_of(Q3.ranking, Q3.judgments, 0.8),
+        "0.1673": lambda: rbp_of(Q3.ranking, {**Q3.judgments, "d3": 3}, 0.8),
+        # the maximum with 5 documents: all relevant at the top grade, 1 - p^5
+        "0.6723": lambda: rbp_of([f"x{i}" for i in range(5)], {f"x{i}": 1 for i in range(5)}, 0.8),
+        "0.1143": lambda: toy(["RBP(p=0.9)"]).per_query["q1"]["RBP(p=0.9)"],
+        # trec_eval 10.0's q1 rbp with uninitialised min/max (gcc 12.2.0; -g with -m ndcg, -O2
+        # with -m P.5): outputs of that build, quoted, not results of the measure
+        "0.0720": lambda: 0.0720,
+        "0.0686": lambda: 0.0686,
     },
     "err": {
         "0.4375": lambda: toy(["ERR@5"]).per_query["q2"]["ERR@5"],
@@ -283,3 +301,87 @@ def test_examples_print_what_the_text_says(slug, lang):
             continue  # each language prints its own word
         assert line in printed, f"{slug} ({lang}) does not print {line!r}:\n{printed}"
     assert "Traceback" not in printed
+
+
+def test_the_averaging_card_denominators_of_other_tools():
+    # The card: pytrec_eval (trec_eval 9.x's code) averages a run without q4 over the three
+    # queries it holds (0.8889); ir_measures scores q4 0 as -c does (0.6667).
+    from ci_gate import require_module
+
+    pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier")
+    ir_measures = require_module("ir_measures", "pip install ir-measures")
+    run = without_q4()
+    per_query = pytrec_eval.RelevanceEvaluator(QRELS, {"recall.5"}).evaluate(run)
+    assert sorted(per_query) == ["q1", "q2", "q3"]
+    mean = sum(values["recall_5"] for values in per_query.values()) / len(per_query)
+    assert f"{mean:.4f}" == "0.8889" == f"{toy(['R@5'], run).aggregate['R@5']:.4f}"
+    aggregate = ir_measures.calc_aggregate([ir_measures.R @ 5, ir_measures.AP], QRELS, run)
+    assert f"{aggregate[ir_measures.R @ 5]:.4f}" == "0.6667"
+    assert (
+        f"{aggregate[ir_measures.AP]:.4f}"
+        == f"{toy(['AP'], run, complete=True).aggregate['AP']:.4f}"
+    )
+
+
+def test_gdeval_prints_ndcg_and_err_never_dcg(tmp_path):
+    # The dcg card: gdeval's lines are runid,topic,ndcg@K,err@K (its header names them).
+    import shutil
+    import subprocess
+
+    from ci_gate import require_module, skip_or_fail
+
+    ir_measures = require_module("ir_measures", "pip install ir-measures")
+    perl = shutil.which("perl")
+    if perl is None:
+        skip_or_fail("gdeval needs perl on PATH")
+    script = Path(ir_measures.__file__).parent / "bin" / "gdeval.pl"
+    numbered = {q.id: str(index) for index, q in enumerate(TOY, 1)}  # gdeval wants numbers
+    qrels = tmp_path / "qrels"
+    qrels.write_text(
+        "".join(
+            f"{numbered[q.id]} 0 {doc} {grade}\n" for q in TOY for doc, grade in q.judgments.items()
+        )
+    )
+    run = tmp_path / "run"
+    run.write_text(
+        "".join(
+            f"{numbered[qid]} Q0 {doc} {rank} {score} toy\n"
+            for qid, scores in RUN.items()
+            for rank, (doc, score) in enumerate(scores.items(), 1)
+        )
+    )
+    done = subprocess.run(
+        [perl, str(script), str(qrels), str(run), "5"],  # gdeval.pl QRELS RUN K
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "runid,topic,ndcg@5,err@5"
+    first = lines[1].split(",")
+    assert first[:2] == ["toy", "1"] and len(first) == 4
+    expected = toy(["nDCG(dcg=exp-log2)@5", "ERR@5"]).per_query["q1"]
+    assert float(first[2]) == round(expected["nDCG(dcg=exp-log2)@5"], 5)
+    assert float(first[3]) == round(expected["ERR@5"], 5)
+    for lang in LANGS:
+        assert "`runid,topic,ndcg@K,err@K`" in "\n".join(_card("dcg")["gotchas"][lang])
+
+
+def test_rbp_claims_of_the_monotonicity_key_point():
+    import random
+
+    generator = random.Random(19)
+    for _ in range(300):
+        docs = [f"d{i}" for i in range(8)]
+        generator.shuffle(docs)
+        judgments = {doc: generator.choice([0, 0, 1, 2, 3]) for doc in docs}
+        judgments[docs[7]] = 3  # the query's top grade stays 3 whatever changes above
+        p = generator.choice([0.5, 0.8, 0.9])
+        before = rbp_of(docs[:6], judgments, p)
+        changed = generator.choice(docs[:6])
+        raised = {**judgments, changed: max(judgments[changed], generator.randint(1, 3))}
+        assert rbp_of(docs[:6], raised, p) >= before - 1e-12  # replace or raise: never lower
+    for n in (1, 5, 10):  # the maximum with n documents is 1 - p^n
+        ranking = [f"x{i}" for i in range(n)]
+        assert abs(rbp_of(ranking, dict.fromkeys(ranking, 1), 0.8) - (1 - 0.8**n)) < 1e-12
+    assert rbp_of(Q2.ranking, Q2.judgments, 0.5) == 0.5  # before the insertion

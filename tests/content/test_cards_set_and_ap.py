@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -188,7 +189,35 @@ def _f1_at_k_claims() -> Claims:
         for q, v in zip(TOY, _counts(10).values(), strict=True)
     ]
     claims.states("0.3512", sum(set_f) / len(set_f))
+    # "a query's maximum need not be at k = R": q1 (R = 3) peaks at k = 4, q3 (R = 2) at k = 5
+    by_k = {k: _per_query(QRELS, f"F1@{k}") for k in range(1, 6)}
+    for index, best_k, r in ((0, 4, 3), (2, 5, 2)):
+        assert len(TOY[index].relevant) == r
+        assert max(range(1, 6), key=lambda k: by_k[k][index]) == best_k != r
+        claims.states("0.5714", by_k[best_k][index])
+    assert by_k[2][2] == 0.0  # q3's F1@2
+    claims.states("0.333", by_k[3][0])  # F1@R on q1 ...
+    claims.states("0.333", _per_query(QRELS, "Rprec")[0])  # ... its R-Precision
     return claims
+
+
+def test_f1_reaches_1_only_at_k_equal_to_r():
+    # "its best possible value, 1, needs k = R": over every ordering of 3 relevant and 3
+    # non-relevant documents, F1@k reaches 1 only at k = 3
+    relevant = {"a", "b", "c"}
+    orders = [list(order) for order in itertools.permutations("abcxyz")]
+    for k in range(1, 7):
+        best = max(f1_at_k(order, relevant, k) for order in orders)
+        assert (best == 1.0) == (k == len(relevant)), k
+
+
+def test_ir_measures_set_f_wants_a_float_beta():
+    ir_measures = require_module("ir_measures", "pip install ir-measures, in .[dev]")
+    q1 = {"q1": QRELS["q1"]}, {"q1": RUN["q1"]}
+    value = ir_measures.calc_aggregate([ir_measures.SetF(beta=2.0)], *q1)
+    assert round(value[ir_measures.SetF(beta=2.0)], 4) == 0.5455
+    with pytest.raises(AssertionError, match="invalid param beta=2"):
+        ir_measures.calc_aggregate([ir_measures.SetF(beta=2)], *q1)
 
 
 def _counts(depth: int | None) -> dict[str, dict[str, float]]:
@@ -472,10 +501,12 @@ CLAIMS: dict[str, Callable[[], Claims]] = {
 
 # Decimals a card writes that are not results on the example, each with its reason.
 NOT_RESULTS: dict[str, set[str]] = {
-    "precision-at-k": set(),
-    "f1-at-k": set(),
+    "precision-at-k": {"10.0"},  # trec_eval 10.0
+    "f1-at-k": {"2.0"},  # the parameter of SetF(beta=2.0)
     "r-precision": set(),
-    "average-precision": {"0.19", "1.0"},  # scikit-learn's version; ml_metrics' apk, quoted
+    # scikit-learn's version; ml_metrics' apk on an empty query, quoted (1.0 in 0.1.4 on PyPI,
+    # 0.0 on its main branch); trec_eval 10.0
+    "average-precision": {"0.19", "1.0", "0.0", "10.0"},
     # recall levels (inputs, and the 0.80 of iprec_at_recall_0.80); trec_eval 10.0
     "precision-recall-curve": {"0.0", "0.1", "0.7", "0.8", "0.80", "0.9", "1.0", "10.0"},
     "bpref": {"8.0", "0.0"},  # trec_eval 8.0; bpref_bug's pre-8.0 result, quoted
@@ -513,3 +544,42 @@ def test_spanish_is_written_in_the_house_register(slug):
         assert not re.search(calque, text), (slug, calque)
     assert not re.search(r"\d,\d", text), slug  # decimal point, never a comma
     assert "exhaustividad" in text
+
+
+def test_ranx_bpref_differs_from_trec_eval_where_the_card_says():
+    """The bpref card: ranx 0.3.21 gives NaN when no non-relevant document is judged (trec_eval:
+    the share of relevant retrieved, 0.667 on the toy) and counts a negative grade as judged
+    non-relevant (trec_eval: unjudged)."""
+    ranx = require_module("ranx", "pip install ranx, in .[dev]")
+    import importlib.metadata
+
+    assert importlib.metadata.version("ranx") == "0.3.21"
+    for lang in LANGS:
+        assert "ranx 0.3.21" in "\n".join(_card("bpref")["gotchas"][lang])
+    only_relevant = ranx.evaluate(ranx.Qrels(QRELS), ranx.Run(RUN), "bpref", return_mean=False)
+    # NaN on q1, q2, q3 (a relevant document retrieved, N = 0); q4 retrieves none: 0
+    assert [math.isnan(value) for value in only_relevant] == [True, True, True, False]
+    assert math.isnan(ranx.evaluate(ranx.Qrels(QRELS), ranx.Run(RUN), "bpref"))
+    assert round(_mean(QRELS, ["bpref"])["bpref"], 3) == 0.667  # trec_eval's rule here
+    pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier, in .[dev]")
+    # q1 judged with d3 at -1 (above d1): trec_eval skips it, ranx counts it as non-relevant
+    negative = {"q1": {**JUDGED["q1"], "d3": -1}}
+    as_zero = {"q1": {**JUDGED["q1"], "d3": 0}}
+    one = {"q1": RUN["q1"]}
+    ours = evaluate(negative, one, ["bpref"]).aggregate["bpref"]
+    theirs = pytrec_eval.RelevanceEvaluator(negative, {"bpref"}).evaluate(one)["q1"]["bpref"]
+    unjudged = {"q1": {doc: g for doc, g in negative["q1"].items() if g >= 0}}
+    assert ours == theirs == evaluate(unjudged, one, ["bpref"]).aggregate["bpref"]
+    ranx_negative = ranx.evaluate(ranx.Qrels(negative), ranx.Run(one), "bpref")
+    ranx_zero = ranx.evaluate(ranx.Qrels(as_zero), ranx.Run(one), "bpref")
+    assert ranx_negative == ranx_zero != ours
+
+
+def test_the_pr_curve_formula_shows_the_rounding_its_numbers_use():
+    from rankcards.metrics._iprec import relevant_needed
+
+    assert r"n_q(r) = \mathrm{lround}(r R_q)" in _card("precision-recall-curve")["formula"]["latex"]
+    for num_rel in range(1, 12):
+        for level in LEVELS:
+            exact = level * num_rel  # lround: to the nearest whole number, halves away from 0
+            assert relevant_needed(level, num_rel) == math.floor(exact + 0.5), (level, num_rel)

@@ -104,8 +104,72 @@ def test_significance_gold_p_values(lang):
     for test, fragment in stated.items():
         assert fragment in lucene
         assert fragment.strip("$p= ") == f"{rows[test]['p']:.4f}"
-    assert "0.0004" in lucene and f"{rows['bootstrap']['p']:.4f}" == "0.0004"
-    assert all(row["p"] < 0.05 for row in rows.values())  # "all four say significant"
+    assert "0.0534" in lucene and f"{rows['bootstrap']['p']:.4f}" == "0.0534"
+    # "three say significant at 5% and the bootstrap does not: 10 of the 20 queries are tied"
+    assert [test for test in TESTS if rows[test]["p"] < 0.05] == ["t", "wilcoxon", "randomization"]
+    assert rows["t"]["ties"] == 10 and ("10" in lucene and "20" in lucene)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_significance_zero_differences_gotcha(lang):
+    gotcha = _item(_card("significance-testing")["gotchas"][lang], "0.0132", "0.0199")
+    differences = _differences(LUCENE)
+    nonzero = [d for d in differences if d != 0.0]
+    assert len(differences) - len(nonzero) == 10 and "10" in gotcha
+    # only Wilcoxon drops them (here: the same p with or without); randomization unchanged
+    assert _stats.wilcoxon_signed_rank(nonzero).p == _stats.wilcoxon_signed_rank(differences).p
+    assert _stats.randomization_test(nonzero).p == _stats.randomization_test(differences).p
+    t_all, t_nonzero = _stats.paired_t_test(differences).p, _stats.paired_t_test(nonzero).p
+    assert (f"{t_all:.4f}", f"{t_nonzero:.4f}") == ("0.0192", "0.0132")
+    boot_all, boot_nonzero = _stats.bootstrap_test(differences).p, _stats.bootstrap_test(nonzero).p
+    assert (f"{boot_all:.4f}", f"{boot_nonzero:.4f}") == ("0.0534", "0.0199")
+    assert all(number in gotcha for number in ("0.0192", "0.0132", "0.0534", "0.0199"))
+    # "which they pull toward 0": the mean over all 20 is half the mean over the 10 non-zero
+    assert abs(_stats.mean(differences)) < abs(_stats.mean(nonzero))
+
+
+# Urbano, Lima & Hanjalic (SIGIR 2019): the alpha = 0.05 row of each two-sided type I error
+# table in julian-urbano/sigir2019-statistical (output/type_1/type_1_<measure>_<topics>.csv,
+# commit 4dd2c8e), columns t2 (t-test), w2 (Wilcoxon), s2 (sign), b2 (bootstrap), p2
+# (permutation): the card summarises these rows.
+URBANO_TYPE_I = {
+    ("ap", 25): (0.0509, 0.0607, 0.0464, 0.0689, 0.0534),
+    ("ap", 50): (0.0512, 0.0722, 0.0779, 0.0597, 0.0522),
+    ("ap", 100): (0.0511, 0.0965, 0.1251, 0.0553, 0.0517),
+    ("err20", 25): (0.0482, 0.0546, 0.0366, 0.0668, 0.0517),
+    ("err20", 50): (0.0494, 0.0602, 0.0559, 0.0579, 0.0509),
+    ("err20", 100): (0.0498, 0.0732, 0.0822, 0.0538, 0.0505),
+    ("ndcg20", 25): (0.0498, 0.0556, 0.0387, 0.0679, 0.0523),
+    ("ndcg20", 50): (0.0504, 0.0617, 0.0592, 0.0588, 0.0515),
+    ("ndcg20", 100): (0.0502, 0.0748, 0.0885, 0.0542, 0.0507),
+    ("p10", 25): (0.0506, 0.0487, 0.0380, 0.0675, 0.0467),
+    ("p10", 50): (0.0503, 0.0526, 0.0552, 0.0585, 0.0481),
+    ("p10", 100): (0.0500, 0.0563, 0.0828, 0.0539, 0.0489),
+    ("rr", 25): (0.0495, 0.0439, 0.0289, 0.0672, 0.0482),
+    ("rr", 50): (0.0498, 0.0480, 0.0360, 0.0580, 0.0498),
+    ("rr", 100): (0.0500, 0.0498, 0.0485, 0.0539, 0.0501),
+}
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.1f}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_significance_urbano_type_i_errors(lang):
+    gotcha = _item(_card("significance-testing")["gotchas"][lang], "Urbano")
+    joiner = {"es": " al ", "en": " to "}[lang]
+    for topics in (25, 50, 100):
+        bootstrap = [row[3] for (_, n), row in URBANO_TYPE_I.items() if n == topics]
+        low, high = _percent(min(bootstrap)), _percent(max(bootstrap))
+        assert f"{low}{joiner}{high}" in gotcha, topics
+    t_and_permutation = [row[i] for row in URBANO_TYPE_I.values() for i in (0, 4)]
+    low, high = _percent(min(t_and_permutation)), _percent(max(t_and_permutation))
+    assert (low, high) == ("4.7", "5.3")
+    assert {"es": "entre el 4.7 y el 5.3", "en": "4.7 to 5.3"}[lang] in gotcha
+    wilcoxon, sign = URBANO_TYPE_I["ap", 100][1:3]
+    assert (_percent(wilcoxon), _percent(sign)) == ("9.7", "12.5")
+    assert "9.7" in gotcha and "12.5" in gotcha
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -114,7 +178,7 @@ def test_significance_tests_disagree_on_few_non_zero_differences(lang):
     rows = {test: _row(LOW, test) for test in TESTS}
     assert (rows["t"]["wins"], rows["t"]["losses"], rows["t"]["ties"]) == (5, 0, 15)
     assert ("5" in point) and ("15" in point)
-    for test, stated in zip(TESTS, ("0.2011", "0.0431", "0.0625", "0.0064"), strict=True):
+    for test, stated in zip(TESTS, ("0.2011", "0.0431", "0.0625", "0.3727"), strict=True):
         assert stated in point and f"{rows[test]['p']:.4f}" == stated
 
 
@@ -147,11 +211,15 @@ def test_significance_formula_notes_the_exact_limit_and_the_sampled_p(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_significance_wilcoxon_gotcha_against_scipy(lang):
     gotcha = _item(_card("significance-testing")["gotchas"][lang], "0.0625", "0.0431")
-    # SciPy's default on 5 distinct positive differences is the exact distribution: 2/32.
-    exact = scipy.stats.wilcoxon([0.011, 0.02, 0.005, 0.003, 0.012]).pvalue
-    assert f"{exact:.4f}" == "0.0625"
-    assert f"{_stats.wilcoxon_signed_rank(_differences(LOW)).p:.4f}" == "0.0431"
-    assert "1.17" in gotcha and scipy.__version__.startswith("1.17")
+    differences = _differences(LOW)  # 5 wins and 15 zero differences
+    assert len(differences) == 20 and differences.count(0.0) == 15
+    # SciPy's default on them (zeros: past 13 differences, the normal approximation) is ours.
+    default = scipy.stats.wilcoxon(differences).pvalue
+    assert f"{default:.4f}" == "0.0431" == f"{_stats.wilcoxon_signed_rank(differences).p:.4f}"
+    # The exact p of the 5 non-zero differences (2 of 32 sign patterns) needs method="exact".
+    exact = scipy.stats.wilcoxon(differences, method="exact").pvalue
+    assert f"{exact:.4f}" == "0.0625" and 'method="exact"' in gotcha
+    assert "1.17.1" in gotcha and scipy.__version__.startswith("1.17")
     notes = scipy.stats.wilcoxon.__doc__
     assert "``len(d) <= 50``" in notes and "``len(d) <= 13``" in notes
     assert "50" in gotcha and "13" in gotcha
@@ -375,3 +443,13 @@ def test_multiple_example_output(lang):
     assert lines[13:] == [
         tail[lang].format(c=c, k=k) for c, k in (("none", 5), ("holm", 0), ("bonferroni", 0))
     ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_intervals_percentile_interval_is_not_the_bootstrap_tests_inverse(lang):
+    definition = _card("confidence-intervals")["definition"][lang]
+    t_row, boot_row = _row(LUCENE, "t"), _row(LUCENE, "bootstrap")
+    assert t_row["ci"][1] < 0.0 and t_row["p"] < 0.05  # the t interval and the t-test agree
+    # the percentile interval leaves out 0, and the bootstrap test does not reject
+    assert boot_row["ci"][1] < 0.0 and boot_row["p"] >= 0.05
+    assert f"$p = {boot_row['p']:.4f}$" == "$p = 0.0534$" and "$p = 0.0534$" in definition

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics_support import raises
 
-from rankcards.metrics import Explanation, MeasureError, evaluate, explain, parse_measure
+from rankcards.metrics import (
+    Explanation,
+    MeasureError,
+    SubtopicWarning,
+    evaluate,
+    explain,
+    parse_measure,
+)
 from rankcards.metrics._registry import MEASURES
 
 #: every mean measure of the registry, in the forms cards use (checked complete below)
@@ -52,6 +60,15 @@ EXPLAINED = [
     "Judged@1",
     "Judged@5",
     "Judged@30",
+    # diversity measures; plain labels are one subtopic (test_diversity_ndeval: several)
+    "alpha_nDCG@1",
+    "alpha_nDCG@5",
+    "alpha_nDCG(alpha=0.9,rel=2)@3",
+    "ERR_IA@1",
+    "ERR_IA@5",
+    "nERR_IA@5",
+    "P_IA@3",
+    "StRecall@5",
 ]
 
 
@@ -66,7 +83,9 @@ DOCS = [f"d{i}" for i in range(12)]
 
 def _evaluated(measure: str, ranking: list[str], judgments: dict[str, int], level: int) -> float:
     run = {doc: float(len(ranking) - i) for i, doc in enumerate(ranking)}
-    result = evaluate({"q": judgments}, {"q": run}, [measure], rel_level=level)
+    with warnings.catch_warnings():  # a diversity measure on one subtopic: right here
+        warnings.simplefilter("ignore", SubtopicWarning)
+        result = evaluate({"q": judgments}, {"q": run}, [measure], rel_level=level)
     return next(iter(result.per_query["q"].values()))
 
 

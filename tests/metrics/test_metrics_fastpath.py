@@ -52,7 +52,9 @@ def _lines(draw: Any, columns: Any) -> bytes:
 
 
 RUN_ROWS = st.builds(lambda q, d, s: [q, "Q0", d, "1", s, "sys"], QIDS, DOCNOS, SCORES)
-QRELS_ROWS = st.builds(lambda q, d, r: [q, "0", d, r], QIDS, DOCNOS, LABELS)
+# the subtopic column: one value (one subtopic per query) or, rarely, a second one
+SUBTOPICS = st.sampled_from(["0"] * 12 + ["1"])
+QRELS_ROWS = st.builds(lambda q, s, d, r: [q, s, d, r], QIDS, SUBTOPICS, DOCNOS, LABELS)
 
 
 def _as_dicts(mapping: Any) -> dict[str, dict[str, Any]]:
@@ -63,13 +65,18 @@ def _error(error: TrecFormatError) -> tuple[str, int | None, str]:
     return ("error", error.line, str(error).rsplit(": ", 1)[-1])
 
 
-def _fast(reader: Any, data: bytes, directory: Path, block: int) -> Any:
+def _qrels_view(qrels: Qrels) -> Any:
+    """What a Qrels holds: the labels, the subtopic labels, whether it has several."""
+    return _as_dicts(qrels), {q: qrels.subtopics(q) for q in qrels}, qrels.has_several_subtopics()
+
+
+def _fast(reader: Any, data: bytes, directory: Path, block: int, view: Any = _as_dicts) -> Any:
     """The public reader given a file: the block fast path, falling back when it must."""
     path = directory / "input.txt"
     path.write_bytes(data)
     saved, _fastrun._BLOCK = _fastrun._BLOCK, block  # tiny blocks: boundaries everywhere
     try:
-        return _as_dicts(reader(str(path)))
+        return view(reader(str(path)))
     except TrecFormatError as error:
         return _error(error)
     finally:
@@ -85,12 +92,11 @@ def _strict_run(data: bytes) -> Any:
 
 
 def _strict_qrels(data: bytes) -> Any:
-    found: dict[str, dict[bytes, int]] = {}
     try:
-        _readers._read_qrels_lines(data.splitlines(), "input.txt", found)
+        found = _readers._read_qrels_lines(data.splitlines(), "input.txt")
     except TrecFormatError as error:
         return _error(error)
-    return _as_dicts(Qrels(found, "input.txt")) if found else ("error", None, "no judgment lines")
+    return _qrels_view(found) if found else ("error", None, "no judgment lines")
 
 
 @settings(max_examples=300, deadline=None)
@@ -107,7 +113,7 @@ def test_run_file_fast_path_equals_strict_reading(
 def test_qrels_file_fast_path_equals_strict_reading(
     tmp_path_factory: Any, data: bytes, block: int
 ) -> None:
-    fast = _fast(read_qrels, data, tmp_path_factory.mktemp("qrels"), block)
+    fast = _fast(read_qrels, data, tmp_path_factory.mktemp("qrels"), block, _qrels_view)
     assert fast == _strict_qrels(data)
 
 

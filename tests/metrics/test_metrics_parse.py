@@ -43,6 +43,18 @@ ACCEPTED = [
     ("RBP(p=.95)", "RBP(p=0.95)", None, (("p", 0.95),)),
     ("num_q", "num_q", None, ()),
     ("num_rel_ret(rel=2)", "num_rel_ret(rel=2)", None, (("rel", 2),)),
+    ("alpha_nDCG@10", "alpha_nDCG@10", 10, ()),
+    ("alpha_nDCG(alpha=0.5)@10", "alpha_nDCG@10", 10, (("alpha", 0.5),)),  # ndeval's default
+    (
+        "alpha_nDCG(rel=2,alpha=.3)@5",
+        "alpha_nDCG(alpha=0.3,rel=2)@5",
+        5,
+        (("alpha", 0.3), ("rel", 2)),
+    ),
+    ("ERR_IA@20", "ERR_IA@20", 20, ()),
+    ("nERR_IA(rel=2)@5", "nERR_IA(rel=2)@5", 5, (("rel", 2),)),
+    ("P_IA@10", "P_IA@10", 10, ()),
+    ("StRecall@30", "StRecall@30", 30, ()),  # beyond ndeval's 20: the same definitions go on
 ]
 
 REJECTED = [
@@ -79,6 +91,21 @@ REJECTED = [
     ("P(rel=-1)@5", "invalid value in 'P(rel=-1)@5': rel must be an integer >= 0, got '-1'"),
     ("RBP(p=1)", "invalid value in 'RBP(p=1)': p must be a number with 0 < p < 1, got '1'"),
     ("RBP(p=nan)", "invalid value in 'RBP(p=nan)': p must be a number with 0 < p < 1, got 'nan'"),
+    (
+        "alpha_nDCG(alpha=1.5)@5",
+        "invalid value in 'alpha_nDCG(alpha=1.5)@5': alpha must be a number with "
+        "0 <= alpha <= 1, got '1.5'",
+    ),
+    (
+        "alpha_nDCG",
+        "measure 'alpha_nDCG' needs a cutoff: expected alpha_nDCG[(alpha=X,rel=N)]@k, "
+        "e.g. 'alpha_nDCG@10'",
+    ),
+    (
+        "ERR_IA(alpha=0.3)@5",
+        "invalid parameter 'alpha=0.3' in 'ERR_IA(alpha=0.3)@5': expected ERR_IA[(rel=N)]@k "
+        "(parameters: rel)",
+    ),
     ("P@5@6", "invalid measure 'P@5@6': expected NAME[(param=value,...)][@k], e.g. 'P(rel=2)@5'"),
 ]
 
@@ -116,16 +143,21 @@ def test_measure_names_in_registry_order() -> None:
     names = measure_names()
     assert names[0] == "num_q"
     assert names.index("RR[(rel=N)][@k]") < names.index("nDCG[(dcg=log2|exp-log2)][@k]")
-    assert names[-5:] == [
+    assert names[-10:] == [
         "nDCG[(dcg=log2|exp-log2)][@k]",
         "ERR[@k]",
         "bpref[(rel=N)]",
         "RBP[(p=X)]",
         "Judged[@k]",
+        "alpha_nDCG[(alpha=X,rel=N)]@k",
+        "ERR_IA[(rel=N)]@k",
+        "nERR_IA[(rel=N)]@k",
+        "P_IA[(rel=N)]@k",
+        "StRecall[(rel=N)]@k",
     ]
     assert "IPrec[(rel=N)]@r" in names
     assert "F1[(rel=N)]@k" in names
-    assert len(names) == 17
+    assert len(names) == 22
 
 
 def test_trec_eval_names_map_to_specs() -> None:

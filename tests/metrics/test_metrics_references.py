@@ -22,11 +22,12 @@ import shutil
 
 import pytest
 
+from ci_gate import require_module, skip_or_fail
 from rankcards.metrics import evaluate
 from rankcards.metrics._iprec import relevant_needed
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
-ir_measures = pytest.importorskip("ir_measures")
+pytrec_eval = require_module("pytrec_eval", "pip install pytrec-eval-terrier, in .[dev]")
+ir_measures = require_module("ir_measures", "pip install ir-measures, in .[dev]")
 
 _SEED = int(os.environ.get("RANKCARDS_REF_SEED", "2026"))
 _DOCS = [f"d{i}" for i in range(14)] + ["doc-a", "doc-b", "D3", "z"]
@@ -54,9 +55,7 @@ def _collection(
 
 def _perl() -> None:
     if shutil.which("perl") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("gdeval needs perl on PATH")
-        pytest.skip("gdeval needs perl on PATH")
+        skip_or_fail("gdeval needs perl on PATH")
 
 
 def test_err_and_exp_ndcg_equal_gdeval() -> None:

@@ -24,6 +24,7 @@ MODULES = (
     "test_metrics_teaching",
     "test_metrics_conformance",
     "test_metrics_new_measures",
+    "test_agreement_exact",
 )
 
 

@@ -12,12 +12,13 @@ import ast
 import importlib.util
 import json
 import math
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from ci_gate import skip_or_fail
 
 _HERE = Path(__file__).parent
 
@@ -51,10 +52,7 @@ def _same(inside: object, outside: object, where: str = "") -> None:
 def test_compare_runs_in_pyodide_as_in_cpython(repo_root: Path, tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None or not (repo_root / "node_modules/pyodide/pyodide.mjs").is_file():
-        reason = "needs node on PATH and node_modules/pyodide (run `npm ci`)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        skip_or_fail("needs node on PATH and node_modules/pyodide (run `npm ci`)")
     from rankcards.web._build import package_archive
 
     name, data = package_archive(repo_root / "node_modules", repo_root / ".cache/rankcards-web")

@@ -31,7 +31,7 @@ EXPECTED = {
     "pooling": ("Judged@k", "profundidad del pool"),
     "rank-correlation": ("τ_AP", "Correlación de rankings"),
     "significance-testing": ("Wilcoxon", "valor p"),
-    "bpref": ("bpref", "bpref (binary preference)"),
+    "bpref": ("bpref", "preferencia binaria"),
     "dcg": ("DCG", "ganancia acumulada descontada"),
     "err": ("ERR", "rango recíproco esperado"),
     "f1-at-k": ("F1@K", "Medida F"),

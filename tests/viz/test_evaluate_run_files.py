@@ -57,6 +57,7 @@ def test_per_query_rows_complete_and_level(tmp_path: Path) -> None:
         "measures": ["RR", "num_q"],
         "counters": ["num_q"],
         "rows": [{"qid": "all", "values": [0.5, 1]}, {"qid": "q1", "values": [0.5, None]}],
+        "warnings": [],
     }
     complete = evaluate_run_files(qrels, run, measures=["RR"], complete=True)
     assert complete["rows"] == [
@@ -119,3 +120,16 @@ def test_errors_come_back_as_one_line_of_data_naming_the_file(
     assert result["ok"] is False
     assert result["error"].startswith(error) if ":" in error else error in result["error"]
     assert "\n" not in result["error"] and "mounted" not in result["error"]
+
+
+def test_a_diversity_measure_on_one_subtopic_per_query_warns_as_data(tmp_path: Path) -> None:
+    qrels, run = _files(tmp_path, "q1 0 a 1\n", "q1 Q0 a 1 1 t\n")
+    result = evaluate_run_files(qrels, run, "my.qrels", measures="alpha_nDCG@5 RR")
+    assert result["warnings"] == [
+        "all queries of my.qrels have only 1 subtopic: the diversity measures (alpha_nDCG@5) "
+        "are probably not valid; a diversity qrels has the subtopic in its second column "
+        "('qid subtopic docno rel')"
+    ]
+    assert result["rows"][0] == {"qid": "all", "values": [1.0, 1.0]}
+    subtopics, _ = _files(tmp_path, "q1 1 a 1\nq1 2 b 1\n", "q1 Q0 a 1 1 t\n")
+    assert evaluate_run_files(subtopics, run, measures="StRecall@5")["warnings"] == []

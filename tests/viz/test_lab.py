@@ -29,7 +29,10 @@ def _written(measure: Any) -> str:
     return measure.name + ("@k" if measure.cutoff != "none" else "")
 
 
-EXPLAINED = [_written(m) for m in MEASURES if m.explain is not None and not m.is_counter]
+#: the diversity measures read subtopics, which the lab's rankings do not have
+EXPLAINED = [
+    _written(m) for m in MEASURES if m.explain is not None and not m.is_counter and not m.subtopics
+]
 
 
 def test_the_lab_covers_the_explained_measures() -> None:
@@ -229,3 +232,26 @@ def test_a_term_that_writes_the_whole_value_is_shown_as_its_contribution() -> No
     html = view(state, "en")
     assert re.search(r'RR@3\(q1\) = <span[^>]*data-metric="term:2"[^>]*>1</span> / ', html)
     assert '<td class="rc-lab-expression">1/2</td>' in html
+
+
+_CONVENTION = re.compile(
+    r'<li data-convention="(\w+)">(.*?)<span[^>]*data-metric="\1:default"[^>]*>.*?</span>'
+    r"(.*?)<span[^>]*data-metric=\"\1:other\"",
+    re.S,
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_each_conventions_labels_name_the_value_they_stand_beside(lang: str) -> None:
+    """trec_eval's value sits after the label naming trec_eval's rule, the other after the
+    other's, in each language (a label pair swapped in one language reads the wrong number)."""
+    state = _state("AP@k", "binary", show_ties=True, show_averaging=True)
+    labels = {
+        name: (first, second) for name, first, second in _CONVENTION.findall(view(state, lang))
+    }
+    ties_default, ties_other = labels["ties"]
+    assert "trec_eval" in ties_default and "docno" in ties_default
+    assert "trec_eval" not in ties_other and "run" in ties_other
+    averaging_default, averaging_other = labels["averaging"]
+    assert "trec_eval" in averaging_default and "-c" not in averaging_default
+    assert "trec_eval" not in averaging_other and "-c" in averaging_other

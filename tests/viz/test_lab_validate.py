@@ -71,6 +71,13 @@ CASES = {
         '"num_ret" is a counter, not a score per query',
         '"num_ret"',
     ),
+    "subtopics": (
+        '  lab:\n    measure: "alpha_nDCG@k"\n    k: 3\n',
+        "demo.lab.measure",
+        '"alpha_nDCG@k": alpha_nDCG reads judgments per subtopic, and the lab\'s rankings have '
+        "one label per document: give the card its own demo",
+        '"alpha_nDCG@k"',
+    ),
     "unknown-field": (
         '  lab:\n    measure: "AP@k"\n    k: 5\n    colour: red\n',
         "demo.lab.colour",

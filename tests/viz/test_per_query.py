@@ -13,7 +13,13 @@ from content._view import shown, text
 from rankcards.demos.bm25 import tokenize
 from rankcards.demos.gold import load_gold
 from rankcards.demos.prf import MAX_TERMS, baseline_rankings, expansion, rankings
-from rankcards.metrics import average_precision, compare_scores, precision_at_k, reciprocal_rank
+from rankcards.metrics import (
+    average_precision,
+    compare_scores,
+    ndcg_at_k,
+    precision_at_k,
+    reciprocal_rank,
+)
 from rankcards.viz import render, validate
 from rankcards.viz.per_query import MEASURES, compare, view
 
@@ -28,6 +34,19 @@ def _teaching(measure: str, ranking: list[str], relevant: set[str]) -> float:
     if measure == "RR":
         return reciprocal_rank(ranking, relevant)
     return precision_at_k(ranking, relevant, 10)
+
+
+def _teaching_differences(measure: str, terms: int) -> list[float]:
+    """BM25 + PRF minus BM25 per query, from the teaching functions (nDCG@10 on the grades)."""
+    gold = load_gold()
+    new, base = rankings(terms), baseline_rankings()
+
+    def value(ranking: list[str], qid: str) -> float:
+        if measure == "nDCG@10":
+            return ndcg_at_k(ranking, gold.qrels[qid], 10)
+        return _teaching(measure, ranking, gold.relevant(qid))
+
+    return [value(new[qid], qid) - value(base[qid], qid) for qid in sorted(gold.queries)]
 
 
 def test_the_card_demo_is_valid_and_starts_from_ap_with_five_terms():
@@ -153,8 +172,15 @@ def test_rankings_are_fresh_copies():
     assert len(rankings(5)["q01"]) == 10
 
 
-def test_every_measure_of_the_selector_renders():
+def test_every_measure_of_the_selector_renders_its_wins_losses_and_ties():
     options = [option["value"] for option in CARD["demo"]["controls"][0]["options"]]
     assert tuple(options) == MEASURES
     for measure in MEASURES:
-        assert shown(view({"measure": measure, "terms": 3}, "es"))["ties"] >= 0
+        values = shown(view({"measure": measure, "terms": 3}, "es"))
+        differences = _teaching_differences(measure, 3)
+        expected = (
+            sum(d > 0 for d in differences),
+            sum(d < 0 for d in differences),
+            sum(d == 0 for d in differences),
+        )
+        assert (values["wins"], values["losses"], values["ties"]) == expected, measure

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import statistics
 from pathlib import Path
 
@@ -20,8 +21,15 @@ import yaml
 from content._view import shown, text
 from rankcards.demos.simulated import MAX_EFFECT, POOL, simulated_scores
 from rankcards.metrics import _stats, compare_scores
-from rankcards.viz import render, validate
-from rankcards.viz.significance import ALPHA, CI_DIGITS, SAMPLES, queries_needed, view
+from rankcards.viz import render, significance, validate
+from rankcards.viz.significance import (
+    ALPHA,
+    CI_DIGITS,
+    SAMPLES,
+    all_tests,
+    queries_needed,
+    view,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CARDS = ("significance-testing", "confidence-intervals", "multiple-comparisons")
@@ -87,6 +95,27 @@ def test_test_mode_shows_the_four_tests_of_compare_scores(lang):
     differences = _differences(TEST_STATE)
     assert values["t"] == pytest.approx(_stats.paired_t_test(differences).statistic, rel=1e-12)
     assert values["t"] == pytest.approx(scipy.stats.ttest_1samp(differences, 0.0).statistic)
+
+
+def _significance_cell(html: str, test: str) -> str:
+    """The last cell ("significant?") of the test's row in the view's table."""
+    row = re.search(rf'<tr data-test="{test}"[^>]*>(.*?)</tr>', html, re.S)
+    assert row is not None, test
+    return re.findall(r"<td>(.*?)</td>", row.group(1))[-1]
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_a_p_value_exactly_at_alpha_reads_not_significant(test, monkeypatch):
+    state = {**TEST_STATE, "test": test}
+    p = _row(state, test)["p"]  # compare_scores' p, computed here, not by the view
+    monkeypatch.setattr(significance, "ALPHA", p)
+    html = view(dict(state), "en")
+    assert (_significance_cell(html, test), all_tests(state)[test]["significant"]) == ("no", False)
+    assert " ≥ 0.05" in text(html) and " < 0.05" not in text(html)
+    monkeypatch.setattr(significance, "ALPHA", math.nextafter(p, 1.0))
+    html = view(dict(state), "en")
+    assert (_significance_cell(html, test), all_tests(state)[test]["significant"]) == ("yes", True)
+    assert " < 0.05" in text(html)
 
 
 @pytest.mark.parametrize("state", [TEST_STATE, {**TEST_STATE, "queries": 12, "seed": 4}])

@@ -9,6 +9,11 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import warnings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rankcards.metrics import Evaluation, MeasureSpec
 
 HELP = "evaluate a TREC run against qrels (trec_eval semantics, ir_measures names)"
 
@@ -25,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from rankcards.metrics import measure_names
 
     parser.add_argument(
-        "qrels", help="qrels file: 'qid iter docno rel' lines (.gz allowed; - reads stdin)"
+        "qrels",
+        help="qrels file: 'qid iter docno rel' lines (.gz allowed; - reads stdin); the "
+        "diversity measures read iter as the subtopic, as ndeval: 'qid subtopic docno rel'",
     )
     parser.add_argument(
         "run", help="run file: 'qid Q0 docno rank score tag' lines (.gz allowed; - reads stdin)"
@@ -36,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="MEASURE",
         help="measure to compute, repeatable, e.g. -m RR@10 -m 'P(rel=2)@5' -m 'RBP(p=0.8)' "
+        "-m alpha_nDCG@20 "
         f"(default: {' '.join(DEFAULT_MEASURES)}); measures: {', '.join(measure_names())}",
     )
     parser.add_argument(
@@ -48,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-c",
         "--complete",
         action="store_true",
-        help="average over all qrels queries; queries missing from the run score 0",
+        help="average over all qrels queries; queries missing from the run score 0 (without "
+        "-c, over the queries in both, as trec_eval 9.x; 10.0 stops on a missing query)",
     )
     parser.add_argument(
         "-M",
@@ -84,16 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Parse the measures, read both files, evaluate and print; map errors to exit codes."""
-    from rankcards.metrics import (
-        MeasureError,
-        TrecFormatError,
-        evaluate,
-        evaluate_files,
-        parse_measure,
-        read_qrels,
-        read_run,
-    )
-    from rankcards.metrics._parts import default_jobs
+    from rankcards.metrics import MeasureError, SubtopicWarning, TrecFormatError, parse_measure
 
     try:
         specs = [parse_measure(name) for name in args.measure or DEFAULT_MEASURES]
@@ -108,26 +108,33 @@ def run(args: argparse.Namespace) -> int:
     if args.qrels == args.run == STDIN:
         return _fail("only one of QRELS and RUN can be - (standard input)", 2)
     try:
-        if STDIN in (args.qrels, args.run):  # a pipe is read once, whole
-            qrels = (
-                read_qrels(_stdin(), STDIN_NAME) if args.qrels == STDIN else read_qrels(args.qrels)
-            )
-            ranking = read_run(_stdin(), STDIN_NAME) if args.run == STDIN else read_run(args.run)
-            result = evaluate(qrels, ranking, specs, args.complete, args.depth, args.level)
-        else:
-            jobs = default_jobs() if args.jobs is None else args.jobs
-            result = evaluate_files(
-                args.qrels, args.run, specs, args.complete, args.depth, args.level, jobs
-            )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SubtopicWarning)
+            result = _evaluate(args, specs)
     except TrecFormatError as error:
         return _fail(str(error), 1)
     except ValueError as error:  # no query in common
         return _fail(f"{args.run}: {error}", 1)
+    for warning in caught:
+        print(f"{_PROG}: warning: {warning.message}", file=sys.stderr)
     if args.format == "json":
         sys.stdout.write(result.to_json() + "\n")
     else:
         sys.stdout.write(result.to_trec(per_query=args.per_query))
     return 0
+
+
+def _evaluate(args: argparse.Namespace, specs: list[MeasureSpec]) -> Evaluation:
+    """Read and evaluate as the options say: a pipe is read whole, files query by query."""
+    from rankcards.metrics import evaluate, evaluate_files, read_qrels, read_run
+    from rankcards.metrics._parts import default_jobs
+
+    if STDIN in (args.qrels, args.run):  # a pipe is read once, whole
+        qrels = read_qrels(_stdin(), STDIN_NAME) if args.qrels == STDIN else read_qrels(args.qrels)
+        ranking = read_run(_stdin(), STDIN_NAME) if args.run == STDIN else read_run(args.run)
+        return evaluate(qrels, ranking, specs, args.complete, args.depth, args.level)
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    return evaluate_files(args.qrels, args.run, specs, args.complete, args.depth, args.level, jobs)
 
 
 def _stdin() -> io.TextIOWrapper:

@@ -6,21 +6,42 @@ site's visualizers and code examples. Two faces over one implementation:
 - collection level: :func:`read_qrels`, :func:`read_run`, :func:`evaluate` (trec_eval rules),
   and :func:`evaluate_files`, which evaluates a run file while reading it;
 - teaching level: :func:`reciprocal_rank`, :func:`precision_at_k`, :func:`ndcg_at_k` ...
-  over plain ordered lists, computed by the very measure functions ``evaluate`` uses;
+  over plain ordered lists, computed by the very measure functions ``evaluate`` uses; the
+  diversity measures likewise (:func:`alpha_ndcg_at_k` ..., ndeval's definitions);
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
+- fusion: :func:`fuse` (RRF, CombSUM, CombMNZ over runs, as ranx) and :func:`rrf_fuse`;
+- retrieval for RAG: Ragas' context precision and recall (:func:`ragas_context_precision`
+  ...) and AutoNuggetizer's :func:`nugget_scores`, from the verdicts those tools produce;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
-  significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap).
+  significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap);
+- rank correlation between two orderings of systems: :func:`kendall_tau` (τ-b) and
+  :func:`tau_ap` (AP correlation);
+- agreement between assessors: :func:`confusion_matrix`, :func:`cohen_kappa` (unweighted,
+  linear, quadratic), :func:`krippendorff_alpha`, :func:`fleiss_kappa`; between two qrels:
+  :func:`judged_pairs` and :func:`agreement` (what ``rankcards agree`` prints).
 
 Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``); see
 :func:`measure_names`. Results are keyed by canonical names: aliases resolve
 (``HitRate@10`` -> ``Success@10``) and default parameters are left out.
 """
 
+from ._agree import JudgedPairs, agreement, judged_pairs
+from ._agreement import cohen_kappa, confusion_matrix, fleiss_kappa, krippendorff_alpha
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
+from ._correlation import kendall_tau, tau_ap
 from ._data import Qrels, Run
+from ._diversity import (
+    alpha_ndcg_at_k,
+    diverse_ideal_ranking,
+    err_ia_at_k,
+    nerr_ia_at_k,
+    precision_ia_at_k,
+    subtopic_recall_at_k,
+)
 from ._errors import MeasureError, TrecFormatError
-from ._evaluate import Evaluation, evaluate
+from ._evaluate import Evaluation, SubtopicWarning, evaluate
 from ._explain import Explanation, Step, explain
+from ._fuse import fuse, rrf_fuse
 from ._means import (
     hit_rate_at_k,
     mean_average_precision,
@@ -31,6 +52,14 @@ from ._means import (
 )
 from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
+from ._rag import (
+    NuggetScores,
+    nugget_scores,
+    ragas_context_precision,
+    ragas_context_recall,
+    ragas_id_context_precision,
+    ragas_id_context_recall,
+)
 from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
 from ._teaching import (
@@ -49,26 +78,40 @@ from ._teaching import (
 __all__ = [
     "Evaluation",
     "Explanation",
+    "JudgedPairs",
     "Measure",
     "MeasureError",
     "MeasureSpec",
+    "NuggetScores",
     "PairedScores",
     "Qrels",
     "Run",
     "Step",
+    "SubtopicWarning",
     "TrecFormatError",
+    "agreement",
+    "alpha_ndcg_at_k",
     "average_precision",
+    "cohen_kappa",
     "compare_runs",
     "compare_scores",
+    "confusion_matrix",
+    "diverse_ideal_ranking",
     "err_at_k",
+    "err_ia_at_k",
     "evaluate",
     "evaluate_files",
     "explain",
     "f1_at_k",
+    "fleiss_kappa",
+    "fuse",
     "hit_at_k",
     "hit_rate_at_k",
     "interpolated_precision",
     "judged_at_k",
+    "judged_pairs",
+    "kendall_tau",
+    "krippendorff_alpha",
     "mean_average_precision",
     "mean_ndcg_at_k",
     "mean_precision_at_k",
@@ -76,11 +119,21 @@ __all__ = [
     "mean_reciprocal_rank",
     "measure_names",
     "ndcg_at_k",
+    "nerr_ia_at_k",
+    "nugget_scores",
     "paired_scores",
     "parse_measure",
     "precision_at_k",
+    "precision_ia_at_k",
+    "ragas_context_precision",
+    "ragas_context_recall",
+    "ragas_id_context_precision",
+    "ragas_id_context_recall",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
+    "rrf_fuse",
+    "subtopic_recall_at_k",
+    "tau_ap",
 ]

@@ -3,9 +3,12 @@
 Per query: rank the run (score descending, ties by docno descending, or in the run's own order
 with ``ties="run-order"``), cut at ``depth``, look
 up labels once, then run every measure on that one prepared :class:`Query`. Queries in the run
-but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both;
-with ``complete`` (trec_eval ``-c``) every qrels query is evaluated, those missing from the run
-as an empty ranking, so they score 0 but still count their relevant documents.
+but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both,
+as trec_eval 9.x and pytrec_eval do (trec_eval 10.0 instead stops with "result qid ... not found
+in qrels", exit code 4, when a qrels query is missing from the run); with ``complete``
+(trec_eval ``-c``, and what ir_measures does by default) every qrels query is evaluated, those
+missing from the run as an empty ranking, so they score 0 but still count their relevant
+documents.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from operator import add, eq, gt, or_, sub
 from typing import Literal
 
 from ._data import Qrels, Run
+from ._errors import TrecFormatError
 from ._measure import MeasureSpec
 from ._parse import parse_measure
 from ._query import Query, level_counts
+from ._subtopics import SUBTOPIC_MEASURES, QuerySubtopics
 
 
 @dataclass(frozen=True)
@@ -140,13 +145,63 @@ def evaluate(
     specs = measure_specs(measures)
     judged = qrels if isinstance(qrels, Qrels) else _qrels_from_mapping(qrels)
     ranked = run if isinstance(run, Run) else _run_from_mapping(run)
+    check_subtopics(judged, specs)
+    return evaluate_checked(judged, ranked, specs, complete, depth, rel_level, ties)
+
+
+def evaluate_checked(
+    judged: Qrels,
+    ranked: Run,
+    specs: tuple[MeasureSpec, ...],
+    complete: bool,
+    depth: int | None,
+    rel_level: int,
+    ties: Ties = "trec_eval",
+) -> Evaluation:
+    """:func:`evaluate` once its arguments are checked (``check_subtopics`` warned)."""
     scorer = Scorer(specs, depth, rel_level)
     measured: dict[str, dict[str, float]] = {}
     for qid in ranked:
         if qid in judged:
-            query = prepare(judged.raw(qid), *ranked.raw(qid), depth=depth, ties=ties)
+            query = prepare(
+                judged.raw(qid),
+                *ranked.raw(qid),
+                depth=depth,
+                ties=ties,
+                subtopics=scorer.subtopics(judged, qid),
+            )
             measured[qid] = scorer.score(query)
     return scorer.evaluation(judged, measured, complete)
+
+
+class SubtopicWarning(UserWarning):
+    """A diversity measure asked of a qrels whose queries each have a single subtopic."""
+
+
+def check_subtopics(qrels: Qrels, specs: Sequence[MeasureSpec]) -> None:
+    """Refuse a measure that needs one label per document on a qrels judging a docno under two
+    subtopics (the reader's error, at its line); warn, as ir_measures does, when diversity
+    measures are asked of a qrels whose queries all have a single subtopic."""
+    diverse = [spec.name for spec in specs if spec.measure.subtopics]
+    flat = [spec.name for spec in specs if not spec.measure.subtopics]
+    repeated = qrels.repeated
+    if repeated is not None and flat:
+        raise TrecFormatError(
+            repeated.path,
+            repeated.line,
+            f"{repeated.message}: {flat[0]} needs one label per document; only the diversity "
+            f"measures ({', '.join(SUBTOPIC_MEASURES)}) read a subtopic qrels",
+        )
+    if diverse and not qrels.has_several_subtopics():
+        import warnings  # here: only this rare path needs it
+
+        warnings.warn(
+            f"all queries of {qrels.name} have only 1 subtopic: the diversity measures "
+            f"({', '.join(diverse)}) are probably not valid; a diversity qrels has the "
+            "subtopic in its second column ('qid subtopic docno rel')",
+            SubtopicWarning,
+            stacklevel=3,
+        )
 
 
 def check_ties(ties: str) -> None:
@@ -169,11 +224,16 @@ class Scorer:
     def __init__(self, specs: tuple[MeasureSpec, ...], depth: int | None, rel_level: int):
         self.specs = specs
         self._depth = depth
+        self._diverse = any(spec.measure.subtopics for spec in specs)
         self._computed = [
             (spec.name, spec.measure.compute, spec.args(rel_level))
             for spec in specs
             if spec.measure.aggregate != "count"
         ]
+
+    def subtopics(self, qrels: Qrels, qid: str) -> QuerySubtopics | None:
+        """The query's subtopic judgments when a diversity measure is asked, else None."""
+        return QuerySubtopics(qrels.subtopics(qid)) if self._diverse else None
 
     def score(self, query: Query) -> dict[str, float]:
         """Every measure's value for one prepared query."""
@@ -200,7 +260,9 @@ class Scorer:
 
     def _score_missing(self, qrels: Qrels, qid: str) -> dict[str, float]:
         """A qrels query the run lacks, as trec_eval -c scores it: an empty ranking."""
-        return self.score(prepare(qrels.raw(qid), [], [], self._depth))
+        return self.score(
+            prepare(qrels.raw(qid), [], [], self._depth, subtopics=self.subtopics(qrels, qid))
+        )
 
 
 def prepare(
@@ -210,6 +272,7 @@ def prepare(
     depth: int | None,
     positions: Mapping[bytes, int] | None = None,
     ties: Ties = "trec_eval",
+    subtopics: QuerySubtopics | None = None,
 ) -> Query:
     """Rank one query trec_eval's way and keep the ranks of its judged documents.
 
@@ -222,6 +285,7 @@ def prepare(
     documents that are tied. ``positions`` (docno -> index in file order), when the caller
     has it, finds the judged documents with one look-up each instead of one per document.
     With ``ties="run-order"`` the stable sort's order is kept: tied documents stay as given.
+    ``subtopics``, for the diversity measures, is kept on the query with the docno at each rank.
     """
     levels = level_counts(judged.values())
     total = len(docnos)
@@ -231,7 +295,7 @@ def prepare(
     else:
         at = sorted(map(positions.__getitem__, judged.keys() & positions.keys()))
     if not at:
-        return Query([], [], num_ret, levels)
+        return Query([], [], num_ret, levels, [], subtopics)
     values = list(scores)  # box each score once, not in every step below
     ranked = sorted(values, reverse=True)  # stable, and linear on a run in score order
     if ranked != values:  # visit the documents in score order (ties in any order)
@@ -264,10 +328,13 @@ def prepare(
             ranks[n] = first + sum(map(gt, docnos[first : end + 1], repeat(hit_docnos[n])))
         order = sorted(range(len(ranks)), key=ranks.__getitem__)  # ranks are distinct
         ranks, labels = sorted(ranks), list(map(labels.__getitem__, order))
+        hit_docnos = list(map(hit_docnos.__getitem__, order))
     if num_ret < total:
         cut = bisect_left(ranks, num_ret)
-        ranks, labels = ranks[:cut], labels[:cut]
-    return Query(ranks, labels, num_ret, levels)
+        ranks, labels, hit_docnos = ranks[:cut], labels[:cut], hit_docnos[:cut]
+    if subtopics is None:
+        return Query(ranks, labels, num_ret, levels)
+    return Query(ranks, labels, num_ret, levels, hit_docnos, subtopics)
 
 
 def measure_specs(measures: Iterable[str | MeasureSpec]) -> tuple[MeasureSpec, ...]:
@@ -299,19 +366,40 @@ def _aggregate(
     return aggregate
 
 
-def _qrels_from_mapping(qrels: Mapping[str, Mapping[str, int]]) -> Qrels:
-    """Accept pytrec_eval-style dicts; labels must be integers."""
+def _qrels_from_mapping(qrels: Mapping[str, Mapping[str, int | Mapping[str, int]]]) -> Qrels:
+    """Accept pytrec_eval-style dicts ``{qid: {docno: label}}``, or for a diversity qrels
+    ``{qid: {docno: {subtopic: label}}}``; labels must be integers."""
     data: dict[str, dict[bytes, int]] = {}
+    topics: dict[str, dict[bytes, dict[int, int]]] = {}
+    index: dict[str, int] = {}  # subtopic -> order of first appearance, as pyndeval numbers
+    repeated: TrecFormatError | None = None
     for qid, judged in qrels.items():
-        for docno, label in judged.items():
-            if isinstance(label, bool) or not isinstance(label, int):
-                raise ValueError(
-                    f"qrels[{qid!r}][{docno!r}]: relevance must be an integer, got {label!r}"
+        flat = data[qid] = {}
+        split = topics[qid] = {}
+        for docno, given in judged.items():
+            labels = given if isinstance(given, Mapping) else {"0": given}
+            for subtopic, label in labels.items():
+                if isinstance(label, bool) or not isinstance(label, int):
+                    where = f"[{docno!r}]" + (f"[{subtopic!r}]" if labels is given else "")
+                    raise ValueError(
+                        f"qrels[{qid!r}]{where}: relevance must be an integer, got {label!r}"
+                    )
+            key = docno.encode("utf-8", "surrogateescape")
+            split[key] = {index.setdefault(str(s), len(index)): v for s, v in labels.items()}
+            flat[key] = max(labels.values(), default=0)
+            if len(labels) > 1 and repeated is None:
+                first, second = list(labels)[:2]
+                repeated = TrecFormatError(
+                    "qrels",
+                    None,
+                    f"docno {docno!r} is judged under two subtopics of query {qid!r} "
+                    f"({str(first)!r} and {str(second)!r})",
                 )
-        data[qid] = {
-            docno.encode("utf-8", "surrogateescape"): label for docno, label in judged.items()
-        }
-    return Qrels(data)
+            if not labels:
+                del flat[key], split[key]
+    if len(index) < 2:
+        return Qrels(data)
+    return Qrels(data, topics=topics, repeated=repeated)
 
 
 def _run_from_mapping(run: Mapping[str, Mapping[str, float]]) -> Run:

@@ -17,6 +17,7 @@ from ._evaluate import Ties, check_ties
 from ._measure import MeasureSpec
 from ._parse import parse_measure
 from ._query import Query, level_counts
+from ._subtopics import QuerySubtopics
 from ._terms import Term
 
 
@@ -58,10 +59,13 @@ class Explanation:
     ideal: tuple[Step, ...] = ()
 
 
+Judgments = Mapping[str, int] | Mapping[str, Mapping[str, int]]
+
+
 def explain(
     measure: str | MeasureSpec,
     ranking: Sequence[str] | Mapping[str, float],
-    judgments: Mapping[str, int],
+    judgments: Judgments,
     *,
     ties: Ties = "trec_eval",
     level: int = 1,
@@ -73,7 +77,8 @@ def explain(
         ranking: document ids best first, or ``{docno: score}`` ranked as a run is: score
             descending, equal scores by ``ties``.
         judgments: ``{docno: label}``; absent documents are unjudged, negative labels count
-            as unjudged (trec_eval).
+            as unjudged (trec_eval). The diversity measures (``alpha_nDCG@k`` ...) also take
+            ``{docno: {subtopic: label}}``; plain labels are then one subtopic.
         ties: ``"trec_eval"`` orders equal scores by docno descending (trec_eval, ir_measures);
             ``"run-order"`` keeps them in the order given. Only a score mapping has ties.
         level: minimum label that counts as relevant (trec_eval ``-l``), unless the measure
@@ -102,18 +107,21 @@ def explain(
     if isinstance(level, bool) or not isinstance(level, int) or level < 0:
         raise ValueError(f"level must be an integer >= 0, got {level!r}")
     docs = rank_documents(ranking, ties)
-    _check_labels(judgments)
-    query = query_of(docs, judgments)
+    by_subtopic = _subtopic_labels(judgments, spec)
+    flat = {doc: max(labels.values(), default=-1) for doc, labels in by_subtopic.items()}
+    query = query_of(docs, flat)
+    if spec.measure.subtopics:
+        query = _with_subtopics(query, docs, by_subtopic)
     args = spec.args(level)
     terms = explainer(query, args)
     return Explanation(
         measure=spec.name,
         value=spec.measure.compute(query, args),
-        steps=tuple(_step(term, docs[term.rank], judgments) for term in terms.steps),
+        steps=tuple(_step(term, docs[term.rank], flat) for term in terms.steps),
         numerator=terms.numerator,
         denominator=terms.denominator,
         quantities=dict(terms.quantities),
-        ideal=_ideal(terms.ideal, docs, judgments),
+        ideal=_ideal(terms.ideal, docs, flat),
     )
 
 
@@ -152,10 +160,39 @@ def query_of(docs: Sequence[str], judgments: Mapping[str, int]) -> Query:
     return Query(ranks, labels, len(docs), level_counts(judgments.values()))
 
 
-def _check_labels(judgments: Mapping[str, int]) -> None:
-    for doc, label in judgments.items():
-        if isinstance(label, bool) or not isinstance(label, int):
-            raise ValueError(f"label of {doc!r} must be an integer, got {label!r}")
+def _subtopic_labels(judgments: Judgments, spec: MeasureSpec) -> dict[str, dict[str, int]]:
+    """Every document's labels per subtopic (plain labels: subtopic ``"0"``), checked."""
+    labelled: dict[str, dict[str, int]] = {}
+    for doc, given in judgments.items():
+        if isinstance(given, Mapping):
+            if not spec.measure.subtopics:
+                raise ValueError(
+                    f"label of {doc!r} must be an integer ({spec.name} reads one label per "
+                    f"document), got {dict(given)!r}"
+                )
+            labels = {str(subtopic): label for subtopic, label in given.items()}
+        else:
+            labels = {"0": given}
+        for label in labels.values():
+            if isinstance(label, bool) or not isinstance(label, int):
+                raise ValueError(f"label of {doc!r} must be an integer, got {label!r}")
+        labelled[doc] = labels
+    return labelled
+
+
+def _with_subtopics(query: Query, docs: Sequence[str], labels: dict[str, dict[str, int]]) -> Query:
+    """The query with its subtopic judgments, numbered by first appearance (as pyndeval)."""
+    index: dict[str, int] = {}
+    judged = {
+        doc.encode("utf-8", "surrogateescape"): {
+            index.setdefault(subtopic, len(index)): label for subtopic, label in given.items()
+        }
+        for doc, given in labels.items()
+    }
+    docnos = [docs[rank].encode("utf-8", "surrogateescape") for rank in query.ranks]
+    return Query(
+        query.ranks, query.labels, query.num_ret, query.levels, docnos, QuerySubtopics(judged)
+    )
 
 
 def _step(term: Term, docno: str, judgments: Mapping[str, int]) -> Step:

@@ -49,6 +49,8 @@ class Param:
 
 #: ``rel``: the minimum label counted as relevant; None means the evaluation's level.
 REL = Param("rel", int, None, 0, None, "an integer >= 0")
+#: ``alpha``: the diversity measures' redundancy intolerance, ndeval's -alpha (default 0.5)
+ALPHA = Param("alpha", float, 0.5, 0.0, 1.0, "a number with 0 <= alpha <= 1")
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class Measure:
     explain: Callable[[Query, Args], Terms] | None = None
     #: what ``@`` sets; with ``"recall"`` the value is the parameter named ``recall``
     at: At = "rank"
+    #: reads the subtopics of a diversity qrels (column 2, as ndeval) instead of one label
+    subtopics: bool = False
 
     @property
     def is_counter(self) -> bool:
@@ -142,12 +146,14 @@ class MeasureSpec:
         p = values.get("p", defaults.get("p"))
         dcg = values.get("dcg", defaults.get("dcg"))
         recall = values.get("recall")
+        alpha = values.get("alpha", defaults.get("alpha"))
         return Args(
             k=self.k,
             rel=rel_level if rel is None else int(rel),
             p=0.0 if p is None else float(p),
             dcg="log2" if dcg is None else str(dcg),
             recall=0.0 if recall is None else float(recall),
+            alpha=0.5 if alpha is None else float(alpha),
         )
 
     def __str__(self) -> str:

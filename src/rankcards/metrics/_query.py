@@ -12,17 +12,21 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ._subtopics import QuerySubtopics
+
 
 @dataclass(frozen=True, slots=True)
 class Args:
     """Resolved parameters of one measure for one evaluation: cutoff, relevance level, p, the
-    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1) and IPrec's recall."""
+    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1), IPrec's recall and
+    the diversity measures' redundancy intolerance alpha (ndeval's default 0.5)."""
 
     k: int | None
     rel: int
     p: float
     dcg: str = "log2"
     recall: float = 0.0
+    alpha: float = 0.5
 
     def cutoff(self) -> int:
         """The cutoff of a measure that requires one (the parser enforces it for names)."""
@@ -39,15 +43,28 @@ class Query:
     documents never count as relevant, so they are left out. ``num_ret`` is the number of
     retrieved documents (after any depth cut); ``levels[v]`` counts the documents judged
     with value ``v`` (>= 0) for the query, retrieved or not.
+
+    For the diversity measures, ``subtopics`` holds the query's subtopic judgments and
+    ``docnos`` the docno at each of ``ranks``; both are None when no such measure is asked.
     """
 
-    __slots__ = ("_positions", "labels", "levels", "num_ret", "ranks")
+    __slots__ = ("_positions", "docnos", "labels", "levels", "num_ret", "ranks", "subtopics")
 
-    def __init__(self, ranks: list[int], labels: list[int], num_ret: int, levels: list[int]):
+    def __init__(
+        self,
+        ranks: list[int],
+        labels: list[int],
+        num_ret: int,
+        levels: list[int],
+        docnos: list[bytes] | None = None,
+        subtopics: QuerySubtopics | None = None,
+    ):
         self.ranks = ranks
         self.labels = labels
         self.num_ret = num_ret
         self.levels = levels
+        self.docnos = docnos
+        self.subtopics = subtopics
         self._positions: dict[int, list[int]] = {}
 
     def num_rel(self, rel: int) -> int:

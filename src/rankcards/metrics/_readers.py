@@ -4,11 +4,12 @@ Formats (trec_eval v10): qrels lines ``qid iter docno rel`` (exactly 4 columns, 
 run lines ``qid Q0 docno rank score tag`` (at least 6 columns: like trec_eval, the rank and
 anything after the tag are ignored; the score is a finite double). Lines whose first word
 starts with ``#`` and blank lines are skipped; columns are split on ASCII whitespace, as C's
-``isspace`` does. A docno twice for one query and an empty input are errors. A path may be
-gzip-compressed (recognised by its magic bytes). Qids must be UTF-8; docnos are compared as
-bytes, as trec_eval does, so they may be in any encoding. A truncated or corrupt gzip file is a
-data error like any other: one line naming the file (:class:`TrecFormatError`), never the
-decompressor's own exception.
+``isspace`` does. A docno twice for one query (of a qrels: for one query and subtopic, the
+second column being the subtopic to the diversity measures, as ndeval reads it) and an empty
+input are errors. A path may be gzip-compressed (recognised by its magic bytes). Qids must be
+UTF-8; docnos are compared as bytes, as trec_eval does, so they may be in any encoding. A
+truncated or corrupt gzip file is a data error like any other: one line naming the file
+(:class:`TrecFormatError`), never the decompressor's own exception.
 
 Speed and memory: a run is read as bytes, in blocks split with one C call each when their
 lines are regular (see ``_fastrun``), and per query only the docnos (bytes) and an
@@ -47,6 +48,9 @@ def read_qrels(
 ) -> Qrels:
     """Read TREC qrels (``qid iter docno rel``) from a path (plain or .gz) or lines.
 
+    The second column is kept as the subtopic when it holds more than one value (a diversity
+    qrels, ``qid subtopic docno rel``, as ndeval reads it); see :class:`Qrels`.
+
     Args:
         source: a file path, or an iterable of text lines (e.g. ``text.splitlines()``).
         name: the name used in error messages (default: the path, or ``<lines>``).
@@ -59,8 +63,9 @@ def read_qrels(
 
     Raises:
         TrecFormatError: wrong column count, non-integer relevance, a docno twice for one
-            query, a qid that is not UTF-8, no judgments at all, or a file that cannot be read
-            (missing, or a truncated or corrupt gzip file); ``.path`` and ``.line`` locate it.
+            query and subtopic, a qid that is not UTF-8, no judgments at all, or a file that
+            cannot be read (missing, or a truncated or corrupt gzip file); ``.path`` and
+            ``.line`` locate it.
 
     Reference:
         trec_eval v10.0, ``get_qrels.c``.
@@ -71,32 +76,34 @@ def read_qrels(
         {'d1': 1, 'd2': 0}
     """
     label = _name(source, name)
-    data: dict[str, dict[bytes, int]] = {}
     try:
         opened = _Source(source, label, on_read)
         with opened as lines:
             if opened.handle is None:
-                _read_qrels_lines(lines, label, data)
+                qrels = _read_qrels_lines(lines, label)
             else:
-                data = read_qrels_file(opened.handle)
+                qrels = Qrels(read_qrels_file(opened.handle), label)
     except Fallback:
-        data = {}
         with _Source(source, label, on_read) as lines:
-            _read_qrels_lines(lines, label, data)
-    if not data:
+            qrels = _read_qrels_lines(lines, label)
+    if not qrels:
         raise TrecFormatError(label, None, "empty qrels: no judgment lines")
-    return Qrels(data, label)
+    return qrels
 
 
-def _read_qrels_lines(
-    lines: Iterable[bytes], label: str, data: dict[str, dict[bytes, int]]
-) -> None:
-    """Fill ``data`` from qrels lines, raising at the first bad line."""
+def _read_qrels_lines(lines: Iterable[bytes], label: str) -> Qrels:
+    """Read qrels line by line, raising at the first bad line; keep the subtopics (column 2)
+    when the lines hold more than one value there."""
+    data: dict[str, dict[bytes, int]] = {}
+    topics: dict[str, dict[bytes, dict[int, int]]] = {}
+    index: dict[bytes, int] = {}  # subtopic -> its order of first appearance (pyndeval's)
+    repeated: TrecFormatError | None = None
     current = b""
     judged: dict[bytes, int] = {}
+    judged_topics: dict[bytes, dict[int, int]] = {}
     for number, line in enumerate(lines, 1):
         try:
-            raw_qid, _, docno, rel = line.split()
+            raw_qid, subtopic, docno, rel = line.split()
         except ValueError:  # not 4 columns: blank, comment, or an error
             parts = line.split()
             if not parts or parts[0].startswith(b"#"):
@@ -111,15 +118,31 @@ def _read_qrels_lines(
                 raise TrecFormatError(label, number, f"not UTF-8 text ({error.reason})") from None
             current = raw_qid
             judged = data.setdefault(qid, {})
+            judged_topics = topics.setdefault(qid, {})
         if not rel.isdigit() and not (rel[:1] in (b"-", b"+") and rel[1:].isdigit()):
             raise TrecFormatError(label, number, f"relevance {_text(rel)!r} is not an integer")
-        if docno in judged:
+        value = int(rel)
+        position = index.setdefault(subtopic, len(index))
+        labels = judged_topics.setdefault(docno, {})
+        if position in labels:
             raise TrecFormatError(
                 label,
                 number,
                 f"docno {_text(docno)!r} appears twice for query {raw_qid.decode()!r}",
             )
-        judged[docno] = int(rel)
+        if labels and repeated is None:
+            first = next(name for name, at in index.items() if at == next(iter(labels)))
+            repeated = TrecFormatError(
+                label,
+                number,
+                f"docno {_text(docno)!r} is judged under two subtopics of query "
+                f"{raw_qid.decode()!r} ({_text(first)!r} and {_text(subtopic)!r})",
+            )
+        labels[position] = value
+        judged[docno] = max(value, judged.get(docno, value))
+    if len(index) < 2:  # one value in column 2: one subtopic per query, the flat labels
+        return Qrels(data, label)
+    return Qrels(data, label, topics=topics, repeated=repeated)
 
 
 def read_run(source: PathOrLines, name: str | None = None, *, on_read: OnRead | None = None) -> Run:

@@ -7,19 +7,24 @@ a clash raises at import time rather than silently shadowing a measure.
 from __future__ import annotations
 
 from . import (
+    _alpha_ndcg,
     _ap,
     _bpref,
     _counts,
     _err,
+    _err_ia,
     _f1,
     _iprec,
     _judged,
     _ndcg,
+    _nerr_ia,
     _p,
+    _p_ia,
     _rbp,
     _recall,
     _rprec,
     _rr,
+    _strecall,
     _success,
 )
 from ._measure import Measure
@@ -42,6 +47,11 @@ MEASURES: tuple[Measure, ...] = (
     _bpref.MEASURE,
     _rbp.MEASURE,
     _judged.MEASURE,
+    _alpha_ndcg.MEASURE,
+    _err_ia.MEASURE,
+    _nerr_ia.MEASURE,
+    _p_ia.MEASURE,
+    _strecall.MEASURE,
 )
 
 

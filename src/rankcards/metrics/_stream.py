@@ -19,7 +19,15 @@ from math import isfinite
 
 from . import _parts
 from ._data import Qrels
-from ._evaluate import Evaluation, Scorer, check_options, evaluate, measure_specs, prepare
+from ._evaluate import (
+    Evaluation,
+    Scorer,
+    check_options,
+    check_subtopics,
+    evaluate_checked,
+    measure_specs,
+    prepare,
+)
 from ._fastrun import Fallback, blocks, parse_scores, qid_text, regular
 from ._measure import MeasureSpec
 from ._readers import OnRead, open_bytes, read_qrels, read_run, unreadable
@@ -92,12 +100,13 @@ def evaluate_files(
         on_qrels = lambda count: progress(count, total)  # noqa: E731 - two one-liners
         on_run = lambda count: progress(qrels_size + count, total)  # noqa: E731
     judged = read_qrels(qrels, on_read=on_qrels)
+    check_subtopics(judged, specs)
     scorer = Scorer(specs, depth, rel_level)
     try:
         measured = _measure_run(run, judged, scorer, depth, jobs, on_run)
     except Fallback:
         ranked = read_run(run, on_read=on_run)
-        return evaluate(judged, ranked, specs, complete, depth, rel_level)
+        return evaluate_checked(judged, ranked, specs, complete, depth, rel_level)
     return scorer.evaluation(judged, measured, complete)
 
 
@@ -179,7 +188,8 @@ def _measure_blocks(
             raise Fallback
         qid = qid_text(raw)
         if qid in qrels:
-            query = prepare(qrels.raw(qid), docnos, scores, depth, positions)
+            subtopics = scorer.subtopics(qrels, qid)
+            query = prepare(qrels.raw(qid), docnos, scores, depth, positions, subtopics=subtopics)
             measured[qid] = scorer.score(query)
 
     current = b""  # the qid being read, b"" before the first line

@@ -295,7 +295,7 @@ def judged_at_k(ranking: Ranking, judged: Collection[str], k: int | None = None)
         0.5
     """
     judged = set(judged)
-    ranks = [rank for rank, doc in enumerate(_checked(ranking)) if doc in judged]
+    ranks = [rank for rank, doc in enumerate(checked_ranking(ranking)) if doc in judged]
     query = Query(ranks, [0] * len(ranks), len(ranking), [len(judged)])
     return _judged.compute(query, _args(k, optional=True))
 
@@ -309,7 +309,7 @@ def _args(k: int | None, optional: bool = False, dcg: str = "log2") -> Args:
     return Args(k=k, rel=1, p=0.0, dcg=dcg)
 
 
-def _checked(ranking: Ranking) -> Ranking:
+def checked_ranking(ranking: Ranking) -> Ranking:
     """A ranking lists each document once (as trec_eval requires of a run)."""
     if isinstance(ranking, str):
         raise ValueError(f"ranking must be a list of document ids, got the string {ranking!r}")
@@ -325,7 +325,7 @@ def _checked(ranking: Ranking) -> Ranking:
 def _binary(ranking: Ranking, relevant: Collection[str]) -> Query:
     """Binary judgments: relevant documents get label 1, the rest are unjudged."""
     relevant = set(relevant)
-    ranks = [rank for rank, doc in enumerate(_checked(ranking)) if doc in relevant]
+    ranks = [rank for rank, doc in enumerate(checked_ranking(ranking)) if doc in relevant]
     return Query(ranks, [1] * len(ranks), len(ranking), [0, len(relevant)])
 
 
@@ -335,7 +335,7 @@ def _graded(ranking: Ranking, gains: Mapping[str, int]) -> Query:
         if isinstance(gain, bool) or not isinstance(gain, int):
             raise ValueError(f"gain of {doc!r} must be an integer label, got {gain!r}")
     ranks, labels = [], []
-    for rank, doc in enumerate(_checked(ranking)):
+    for rank, doc in enumerate(checked_ranking(ranking)):
         label = gains.get(doc)
         if label is not None and label >= 0:
             ranks.append(rank)

@@ -1,4 +1,5 @@
-"""One sitemap per language, beside the site-wide one.
+"""One sitemap per language, beside the site-wide one (MkDocs: written from it after the build;
+another engine: written with the sources, :func:`language_sitemap`).
 
 Material's language selector fetches ``<alternate link>/sitemap.xml`` (``en/sitemap.xml``,
 ``es/sitemap.xml``) on every page to map the current page to its counterpart; without these
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 _URL = re.compile(r"<url>.*?</url>", re.S)
 _LOC = re.compile(r"<loc>(.*?)</loc>", re.S)
@@ -35,3 +37,23 @@ def write_language_sitemaps(site_dir: Path, langs: Iterable[str]) -> None:
             (site_dir / lang / "sitemap.xml").write_text(
                 f"{head}{body}\n</urlset>\n", encoding="utf-8"
             )
+
+
+def language_sitemap(site_url: str, urls: Iterable[str]) -> str:
+    """A sitemap of ``urls`` (site-relative page URLs, ``en/mrr/``) under ``site_url``, for an
+    engine whose own sitemap is written after the rankcards step (``rankcards.site.sources``).
+
+    >>> print(language_sitemap("https://x.org/docs/", ["en/"]))
+    <?xml version="1.0" encoding="UTF-8"?>
+    <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+        <url><loc>https://x.org/docs/en/</loc></url>
+    </urlset>
+    <BLANKLINE>
+    """
+    base = site_url if site_url.endswith("/") else f"{site_url}/"
+    body = "".join(f"    <url><loc>{escape(base + url)}</loc></url>\n" for url in urls)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{body}</urlset>\n"
+    )

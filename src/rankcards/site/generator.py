@@ -234,10 +234,36 @@ def generate(cards: list[RenderedCard], env: jinja2.Environment) -> dict[str, Pa
     return pages
 
 
-def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
+class TemplateProblem(Exception):
+    """A card template that does not render; the message names its file and line."""
+
+
+def render_site(
+    cards: list[RenderedCard], templates_dir: Path
+) -> tuple[dict[str, Page], dict[str, str]]:
+    """Every generated page (:func:`generate`) and each language's home card list
+    (:func:`home_cards_html`), rendered with the templates of ``templates_dir``.
+
+    Raises :class:`TemplateProblem` (``template error in <file>:<line>: <message>``).
+    """
+    try:
+        env = template_environment(templates_dir)
+        return generate(cards, env), {lang: home_cards_html(cards, env, lang) for lang in LANGS}
+    except jinja2.TemplateError as error:
+        where = getattr(error, "filename", None) or templates_dir
+        line = getattr(error, "lineno", None)
+        where = f"{where}:{line}" if line else where
+        raise TemplateProblem(f"template error in {where}: {error}") from None
+
+
+def navigation(
+    cards: list[RenderedCard], pages: dict[str, Page], docs_dir: Path | None = None
+) -> list[Any]:
     """The site navigation in MkDocs' ``nav`` format: a section per language (Material shows
     them as tabs), then home, each category (its page as section index) with its cards, the
-    glossary and the evaluate page. Titles are HTML-escaped: themes print nav titles raw."""
+    glossary and the evaluate page, and last the hand-written pages of the language in
+    ``docs_dir`` (``<lang>/*.md`` but its home; the engine titles them by their first heading).
+    Titles are HTML-escaped: themes print nav titles raw."""
     nav: list[Any] = []
     for lang in LANGS:
         t = STRINGS[lang]
@@ -261,5 +287,11 @@ def navigation(cards: list[RenderedCard], pages: dict[str, Page]) -> list[Any]:
         section.append({t["glossary"]: f"{lang}/glossary.md"})
         if f"{lang}/evaluate.md" in pages:
             section.append({t["evaluate"]: f"{lang}/evaluate.md"})
+        if docs_dir is not None:
+            section += [
+                f"{lang}/{path.name}"
+                for path in sorted((docs_dir / lang).glob("*.md"))
+                if path.name != "index.md"
+            ]
         nav.append({LANGUAGE_NAMES[lang]: section})
     return nav

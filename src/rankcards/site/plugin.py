@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import jinja2
 from markupsafe import escape
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -29,34 +27,35 @@ from mkdocs.structure.pages import Page as MkDocsPage
 import rankcards
 from rankcards.cards import LANGS, CardError, KatexUnavailable, RenderedCard, build_cards
 from rankcards.site._i18n import LANGUAGE_NAMES
+from rankcards.site._options import SiteInputError, SiteOptions, locate_inputs
 from rankcards.site._search import search_html
 from rankcards.site._sitemaps import write_language_sitemaps
 from rankcards.site.generator import (
     HOME_MARKER,
     Page,
-    generate,
-    home_cards_html,
+    TemplateProblem,
     navigation,
-    template_environment,
+    render_site,
 )
 
 _KATEX_ASSETS = "assets/katex"
+_DEFAULTS = SiteOptions()
 log = logging.getLogger("mkdocs.plugins.rankcards")
 
 
 class RankcardsConfig(base.Config):  # type: ignore[no-untyped-call]
     """Options of the ``rankcards`` plugin in ``mkdocs.yml``."""
 
-    cards_dir = c.Type(str, default="cards")
+    cards_dir = c.Type(str, default=_DEFAULTS.cards_dir)
     """Directory of the card YAML files, relative to ``docs_dir``."""
-    templates_dir = c.Type(str, default="templates")
+    templates_dir = c.Type(str, default=_DEFAULTS.templates_dir)
     """Directory of the Jinja templates (card, category, glossary), relative to mkdocs.yml;
     usually also the theme's ``custom_dir``."""
-    node_modules = c.Type(str, default="node_modules")
+    node_modules = c.Type(str, default=_DEFAULTS.node_modules)
     """The npm install (KaTeX, Pyodide), relative to mkdocs.yml."""
-    timeout = c.Type((int, float), default=10)
+    timeout = c.Type((int, float), default=_DEFAULTS.timeout)
     """Seconds each code example and demo may run at build time."""
-    web_assets = c.Type(bool, default=True)
+    web_assets = c.Type(bool, default=_DEFAULTS.web_assets)
     """Copy the browser runtime (``rankcards.web``) into the site; off for quick text builds."""
 
 
@@ -80,17 +79,17 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         return Path(config.config_file_path or ".").resolve().parent
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        root = self._root(config)
-        templates = root / self.config.templates_dir
-        if not (templates / "card.html.jinja").is_file():
-            raise PluginError(
-                f"rankcards: {templates}/card.html.jinja not found: set templates_dir"
-            )
-        katex = root / self.config.node_modules / "katex"
-        if not (katex / "dist" / "katex.min.css").is_file():
-            raise PluginError(f"rankcards: {katex} not found: run `npm ci` in {root}")
-        if shutil.which("node") is None:
-            raise PluginError("rankcards: `node` not on PATH: install Node.js >= 18 (for KaTeX)")
+        options = SiteOptions(
+            cards_dir=self.config.cards_dir,
+            templates_dir=self.config.templates_dir,
+            node_modules=self.config.node_modules,
+            timeout=self.config.timeout,
+            web_assets=self.config.web_assets,
+        )
+        try:
+            templates, katex = locate_inputs(self._root(config), options)
+        except SiteInputError as error:
+            raise PluginError(f"rankcards: {error}") from None
         cards_dir = Path(config.docs_dir) / self.config.cards_dir
         try:
             rendered = build_cards(cards_dir, katex_dir=katex, timeout=self.config.timeout)
@@ -105,25 +104,13 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         except KatexUnavailable as error:
             raise PluginError(f"rankcards: {error}") from None
         try:
-            env = template_environment(templates)
-            self._pages = generate(rendered, env)
-            self._home_cards = {lang: home_cards_html(rendered, env, lang) for lang in LANGS}
-        except jinja2.TemplateError as error:
-            where = getattr(error, "filename", None) or templates
-            line = getattr(error, "lineno", None)
-            where = f"{where}:{line}" if line else where
-            raise PluginError(f"rankcards: template error in {where}: {error}") from None
+            self._pages, self._home_cards = render_site(rendered, templates)
+        except TemplateProblem as error:
+            raise PluginError(f"rankcards: {error}") from None
         if self._serving:
             self._last_good = rendered
         self._katex_dist = katex / "dist"
-        config.nav = navigation(rendered, self._pages)
-        for section, lang in zip(config.nav, LANGS, strict=True):
-            # Hand-written pages of the language (about, contributing) close its section; MkDocs
-            # takes their titles from their first heading.
-            pages = sorted(Path(config.docs_dir, lang).glob("*.md"))
-            section[LANGUAGE_NAMES[lang]] += [
-                f"{lang}/{page.name}" for page in pages if page.name != "index.md"
-            ]
+        config.nav = navigation(rendered, self._pages, Path(config.docs_dir))
         config.extra_css.insert(0, f"{_KATEX_ASSETS}/katex.min.css")
         self._add_web_assets(config)
         return config

@@ -30,10 +30,17 @@ and the JSON download are made from.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-from rankcards.metrics import Evaluation, MeasureError, TrecFormatError, evaluate_files
+from rankcards.metrics import (
+    Evaluation,
+    MeasureError,
+    SubtopicWarning,
+    TrecFormatError,
+    evaluate_files,
+)
 
 __all__ = ["DEFAULT_MEASURES", "evaluate_run_files"]
 
@@ -58,7 +65,8 @@ def evaluate_run_files(
     level: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Evaluate TREC files: ``{"ok": True, "measures", "counters", "rows", "json"}`` or an error.
+    """Evaluate TREC files: ``{"ok": True, "measures", "counters", "rows", "json", "warnings"}``
+    or an error.
 
     ``qrels`` and ``run`` are paths (plain or gzip); errors name them ``qrels_name`` and
     ``run_name``, the names the reader gave them. ``measures`` is a list or a
@@ -67,7 +75,9 @@ def evaluate_run_files(
     files (see :func:`rankcards.metrics.evaluate_files`). The first row has qid ``"all"`` (the
     aggregate); per-query values are ``None`` where a measure has none (``num_q``); counters
     are integers and listed in ``counters`` (JSON cannot tell ``1`` from ``1.0``, and the page
-    shows counters as integers, the rest with 4 decimals like trec_eval). Errors are
+    shows counters as integers, the rest with 4 decimals like trec_eval). ``warnings`` holds
+    the one-line warnings ``rankcards eval`` prints (a diversity measure asked of a qrels
+    whose queries have one subtopic each). Errors are
     ``{"ok": False, "error": "file:line: message"}``, as ``rankcards eval`` prints them.
     """
     names = measures.split() if isinstance(measures, str) else list(measures)
@@ -75,9 +85,11 @@ def evaluate_run_files(
         return {"ok": False, "error": "measures: give at least one measure name, e.g. RR P@10"}
     shown = {os.fspath(qrels): qrels_name, os.fspath(run): run_name}
     try:
-        result = evaluate_files(
-            qrels, run, names, complete=bool(complete), rel_level=int(level), progress=progress
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SubtopicWarning)
+            result = evaluate_files(
+                qrels, run, names, complete=bool(complete), rel_level=int(level), progress=progress
+            )
     except TrecFormatError as error:
         named = TrecFormatError(shown.get(error.path, error.path), error.line, error.message)
         return {"ok": False, "error": str(named)}
@@ -85,7 +97,11 @@ def evaluate_run_files(
         return {"ok": False, "error": str(error)}
     except ValueError as error:  # no query in common, or a level below 0: as the CLI says it
         return {"ok": False, "error": f"{run_name}: {error}"}
-    return _reply(result)
+    reply = _reply(result)
+    reply["warnings"] = [
+        str(warning.message).replace(os.fspath(qrels), qrels_name) for warning in caught
+    ]
+    return reply
 
 
 def _reply(result: Evaluation) -> dict[str, Any]:

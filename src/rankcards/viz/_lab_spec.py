@@ -163,6 +163,11 @@ def _measure_problems(written: object) -> list[str]:
         ]
     if spec.measure.is_counter:
         return [f'demo.lab.measure: "{written}" is a counter, not a score per query']
+    if spec.measure.subtopics:
+        return [
+            f'demo.lab.measure: "{written}": {spec.measure.name} reads judgments per subtopic, '
+            "and the lab's rankings have one label per document: give the card its own demo"
+        ]
     if not explained(spec):
         return [
             f'demo.lab.measure: "{written}": {spec.measure.name} has no per-rank explanation '

@@ -33,7 +33,7 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
     "show_ties": {"es": "Empates de puntuación", "en": "Tied scores"},
     "show_ties_help": {
         "es": "Da la misma puntuación a dos documentos contiguos y compara cómo se deshace el "
-        "empate: trec_eval los ordena por docno descendente, no por su lugar en el run.",
+        "empate: trec_eval los ordena por docno descendente, no por su lugar en la ejecución.",
         "en": "Give two adjacent documents the same score and compare how the tie is broken: "
         "trec_eval orders them by docno descending, not by their place in the run.",
     },
@@ -54,10 +54,10 @@ CONTROL_TEXT: Final[dict[str, Bilingual]] = {
         "en": "Queries with no results in the mean",
     },
     "show_averaging_help": {
-        "es": "Una consulta juzgada para la que el run no devuelve nada: trec_eval la omite de "
-        "la media salvo con -c, que la cuenta como 0.",
-        "en": "A judged query for which the run returns nothing: trec_eval leaves it out of "
-        "the mean unless -c is given, which counts it as 0.",
+        "es": "Una consulta juzgada para la que la ejecución no devuelve nada: trec_eval 9.x "
+        "la omite de la media (la 10.0 se detiene con un error) y -c la cuenta como 0.",
+        "en": "A judged query for which the run returns nothing: trec_eval 9.x leaves it out "
+        "of the mean (10.0 stops with an error) and -c counts it as 0.",
     },
 }
 
@@ -94,8 +94,8 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "gain_exp": "exponential gain 2^g - 1 (gdeval)",
         "cutoff_k": "cut at k = {k}",
         "cutoff_all": "whole list",
-        "avg_run": "queries in the run and the qrels (trec_eval)",
-        "avg_all": "every qrels query, -c",
+        "avg_run": "queries in both the run and the qrels (trec_eval 9.x)",
+        "avg_all": "every qrels query (-c, ir_measures)",
         "over": "over {n} queries",
     },
     "es": {
@@ -104,8 +104,8 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "value": "Valor",
         "terms_button": "Ver los términos de {query}",
         "terms_short": "términos",
-        "not_in_run": "fuera del run",
-        "absent_button": "{query}: el run no devuelve nada",
+        "not_in_run": "fuera de la ejecución",
+        "absent_button": "{query}: la ejecución no devuelve nada",
         "absent_short": "sin resultados",
         "terms_caption": "{measure} de {query}, posición a posición",
         "rank": "Posición",
@@ -114,25 +114,25 @@ VIEW: Final[dict[str, dict[str, str]]] = {
         "term": "Término",
         "contribution": "Aporta",
         "unjudged": "sin juzgar",
-        "no_steps": "El run no devuelve ningún documento para {query}: su valor es 0.",
+        "no_steps": "La ejecución no devuelve ningún documento para {query}: su valor es 0.",
         "ideal_caption": "El ranking ideal de {query} (los documentos juzgados, por grado)",
         "query_formula": "{measure}({query}) = ",
         "mean_formula": "media de {measure} = ",
-        "no_mean": "Ninguna consulta está a la vez en el run y en los juicios: no hay nada que "
-        "promediar.",
+        "no_mean": "Ninguna consulta está a la vez en la ejecución y en los juicios: no hay nada "
+        "que promediar.",
         "scores": "Puntuaciones de {query} (pulsa = para empatar dos documentos contiguos)",
         "tie_button": "Empatar {upper} y {lower} (posiciones {rank} y {next})",
         "tie_note": "Los documentos empatados se ordenan por docno descendente (trec_eval): "
         "{order}.",
         "conventions": "Convenciones lado a lado (media sobre las consultas)",
         "ties_trec": "empates de trec_eval (docno descendente)",
-        "ties_run": "orden del run",
+        "ties_run": "orden de la ejecución",
         "gain_linear": "ganancia lineal g (trec_eval)",
         "gain_exp": "ganancia exponencial 2^g - 1 (gdeval)",
         "cutoff_k": "corte en k = {k}",
         "cutoff_all": "lista completa",
-        "avg_run": "consultas del run y de los qrels (trec_eval)",
-        "avg_all": "todas las consultas de los qrels, -c",
+        "avg_run": "consultas de la ejecución y de los qrels (trec_eval 9.x)",
+        "avg_all": "todas las consultas de los qrels (-c, ir_measures)",
         "over": "sobre {n} consultas",
     },
 }

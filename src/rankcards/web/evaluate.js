@@ -20,6 +20,7 @@
 // The root's data-rc-state is idle | running | done | error | cancelled (data-rc-chart-state:
 // drawing | ready, the difference chart's); a `rankcards:evaluated`
 // CustomEvent {detail: {ms, queries, runs}} fires on it after each evaluation or comparison.
+import { mountAgreement } from "./evaluate_agree.js";
 import { runtime } from "./runtime.js";
 
 const ENTRY = "rankcards.viz._evaluate:evaluate_run_files";
@@ -82,6 +83,12 @@ class Evaluator {
       this.evaluate();
     });
     this.#q("[data-rc-eval-cancel]").addEventListener("click", () => this.cancel());
+    const diversity = this.#q("[data-rc-diversity]");
+    diversity.addEventListener("click", () => {
+      this.#q("[data-rc-measures]").value = diversity.dataset.measures;
+    });
+    const agree = this.#q("[data-rc-agree]"); // two qrels compared: A is this page's qrels
+    if (agree) mountAgreement(agree, { qrels: () => this.#source("qrels"), runs: () => this.#runSources() });
     root.dataset.rcState = "idle";
   }
 
@@ -240,7 +247,9 @@ class Evaluator {
     if (this.#task) return;
     const errors = this.#q("[data-rc-eval-errors]");
     const status = this.#q("[data-rc-eval-status]");
+    const warnings = this.#q("[data-rc-eval-warnings]");
     errors.replaceChildren();
+    warnings.textContent = "";
     const qrels = this.#source("qrels");
     const runs = this.#runSources();
     if (!qrels || !runs.length) {
@@ -312,6 +321,7 @@ class Evaluator {
     }
     this.#comparison = null;
     this.#q("[data-rc-compare-results]").hidden = true;
+    warnings.textContent = reply.warnings.join("\n"); // as `rankcards eval` warns: one line each
     this.#result = reply;
     this.#sort = { column: -1, descending: false };
     this.#renderTable();

@@ -1,0 +1,203 @@
+"""The site built by Zensical (``make build-zensical``) in real Chromium, on a representative
+subset of its pages: what a reader does there works as on the MkDocs build.
+
+What a page is put through follows from what it holds (a demo, a code example, an exercise,
+the evaluate form), so adding a page to the subset is one line of ``ZENSICAL_PAGES``. That both
+builds publish every page in both languages with the same content is checked without a browser
+(tests/site/test_zensical_build.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+ZENSICAL_PAGES = (
+    "en/ndcg/",  # the measure lab
+    "es/gold-dataset/",  # a demo with its own view
+    "en/mrr/",  # an exercise
+    "en/evaluate/",  # evaluate your own run
+)
+
+DEMO = "section[data-rc-demo]"
+EXAMPLE = "[data-rc-example][data-rc-enhanced]"
+EXERCISE = "[data-rc-exercise][data-rc-enhanced]"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+BOOT_MS = 180_000  # a first boot of Pyodide on a loaded two-core machine
+
+
+def _metrics(page: Any) -> dict[str, str]:
+    """``data-metric -> data-value`` of the demo view's deterministic numbers."""
+    return dict(
+        page.eval_on_selector_all(
+            f"{DEMO} [data-rc-view] [data-metric]:not([data-rc-volatile])",
+            "els => els.map(e => [e.dataset.metric, e.dataset.value])",
+        )
+    )
+
+
+def _live(page: Any) -> None:
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(
+        f"document.querySelector('{DEMO}').dataset.rcState === 'live'", timeout=BOOT_MS
+    )
+
+
+def _change_a_control(page: Any) -> None:
+    """Move the demo's first control away from where it is and wait for the worker's view."""
+    page.evaluate(
+        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
+        ".addEventListener('rankcards:demo', r, {once: true})); }"
+    )
+    control = page.locator(f"{DEMO} [data-rc-kind]").first
+    kind = control.get_attribute("data-rc-kind")
+    if kind == "slider":
+        control.focus()
+        at_max = control.input_value() == control.get_attribute("max")
+        page.keyboard.press("Home" if at_max else "End")
+    elif kind == "toggle":
+        control.uncheck() if control.is_checked() else control.check()
+    elif kind == "select":
+        values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
+        control.select_option(values[0] if control.input_value() == values[-1] else values[-1])
+    else:
+        control.locator("[data-rc-doc]").first.click()
+    page.wait_for_function("window.__updated.then(() => true)")
+
+
+def _view(page: Any) -> tuple[dict[str, str], str]:
+    """The demo view's deterministic numbers and, unless it shows measurements, its markup."""
+    markup = page.inner_html(f"{DEMO} [data-rc-view]")
+    return _metrics(page), "" if "data-rc-volatile" in markup else markup
+
+
+def _check_demo_and_share(page: Any) -> None:
+    built = _view(page)
+    _live(page)
+    assert _view(page) == built  # the worker's view of the initial state is the build's
+    _change_a_control(page)
+    changed = _view(page)
+    assert page.inner_html(f"{DEMO} [data-rc-view]") != built[1]
+    assert "#demo=" in page.url
+    other = page.context.new_page()
+    other.goto(page.url)  # the state in the URL opens the same view
+    _live(other)
+    assert other.get_attribute(DEMO, "data-rc-shared") == "restored"
+    assert _view(other) == changed
+    other.close()
+
+
+def _check_example(page: Any) -> None:
+    block = page.locator(EXAMPLE).first
+    output = block.locator("[data-rc-output]")
+    built = output.text_content()
+    block.scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=BOOT_MS)
+    block.locator("[data-rc-toolbar] button").first.click()  # Run
+    page.wait_for_function(
+        "document.querySelector('[data-rc-example]').dataset.rcLive &&"
+        " !document.querySelector('[data-rc-example]').dataset.rcRunning",
+        timeout=BOOT_MS,
+    )
+    assert output.text_content() == built
+
+
+def _check_exercise(page: Any) -> None:
+    block = page.locator(EXERCISE)
+    block.scroll_into_view_if_needed()
+    solution = block.locator("[data-rc-solution] code").text_content() or ""
+    starter = block.locator("[data-rc-source]").text_content() or ""
+    assert "return" in solution and solution != starter
+    source = block.locator("[data-rc-source]")
+    if source.is_visible():  # still the code block: pointing at it mounts the editor
+        source.click()
+    page.wait_for_selector("[data-rc-exercise][data-rc-editor=ready]", timeout=BOOT_MS)
+    for code, state in ((starter, "fail"), (solution, "pass")):
+        block.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(code)
+        block.locator(".rc-exercise__button--check").click()
+        block.locator(f"[data-rc-exercise-result][data-state={state}]").wait_for(timeout=BOOT_MS)
+
+
+def _check_evaluate(page: Any, reference: Any, expected: dict[str, str]) -> None:
+    page.wait_for_function(READY, timeout=BOOT_MS)
+    page.set_input_files('[data-rc-file="qrels"]', reference / "qrels.test")
+    page.set_input_files('[data-rc-file="run"]', reference / "results.test")
+    page.fill("[data-rc-measures]", " ".join(expected))
+    page.click("[data-rc-evaluate-button]")
+    page.wait_for_function(
+        "document.querySelector('[data-rc-evaluate]').dataset.rcState === 'done'", timeout=BOOT_MS
+    )
+    shown = page.eval_on_selector_all(
+        "tr.rc-eval-all td", "els => els.map(e => [e.dataset.measure, e.textContent])"
+    )
+    assert dict(shown) == expected
+
+
+@pytest.mark.parametrize("url", ZENSICAL_PAGES)
+def test_a_page_works_as_on_the_mkdocs_build(
+    page, zensical_server, url, trec_eval_reference, out_test_aggregates
+):
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.goto(zensical_server + url)
+    lang = url.split("/")[0]
+    assert page.evaluate("document.documentElement.lang") == lang
+    held = {
+        name: page.locator(selector).count() > 0
+        for name, selector in {
+            "demo": DEMO,
+            "example": EXAMPLE,
+            "exercise": EXERCISE,
+            "evaluate": "[data-rc-evaluate]",
+        }.items()
+    }
+    assert any(held.values()), f"{url}: nothing to check on this page"
+    if held["demo"]:
+        _check_demo_and_share(page)
+    if held["example"]:
+        _check_example(page)
+    if held["exercise"]:
+        _check_exercise(page)
+    if held["evaluate"]:
+        _check_evaluate(page, trec_eval_reference, out_test_aggregates)
+    assert failed == []
+    assert page.console_errors == []
+
+
+def test_the_language_selector_goes_to_the_same_page(page, zensical_server) -> None:
+    page.goto(f"{zensical_server}es/recall-at-k/")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang=en]").click()
+    page.wait_for_url(f"{zensical_server}en/recall-at-k/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("article.rc-card").get_attribute("data-rc-card") == "recall-at-k"
+
+
+def test_instant_navigation_mounts_the_next_pages_demo(page, zensical_server) -> None:
+    page.goto(f"{zensical_server}en/mrr/")
+    page.evaluate("window.__sameDocument = true")  # gone if the browser loads a new document
+    page.locator('.md-nav a[href$="/ndcg/"]').first.click()
+    page.wait_for_url(f"{zensical_server}en/ndcg/")
+    _live(page)
+    assert page.evaluate("window.__sameDocument") is True
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize(
+    ("start", "words"), [("en/", "precisión media"), ("es/", "average precision")]
+)
+def test_search_finds_a_card_by_its_name_in_the_other_language(
+    page, zensical_server, start, words
+) -> None:
+    page.goto(zensical_server + start)
+    page.locator(".md-search__button").click()
+    page.keyboard.type(words)
+    # Zensical draws its search dialog in a shadow root; Playwright's CSS selectors enter it.
+    first = page.locator("dialog ol[role=listbox] a[role=option]").first
+    first.wait_for(timeout=60_000)
+    assert "/average-precision/" in (first.get_attribute("href") or "")
