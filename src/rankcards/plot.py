@@ -384,9 +384,14 @@ class Figure:
 _LABEL_SIDES = ((0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (0, 1))
 
 
+# A point label's width per character (font-size 10, sans-serif): wide enough for digits and caps.
+_LABEL_CHAR = 6.5
+
+
 def _point_label(coords: list[tuple[float, float]], i: int, text: str, bottom: float) -> str:
     """A label next to point ``i``, on the side farthest from the segments leaving it (so the
-    line does not cross it), never below the x axis (``bottom``)."""
+    line does not cross it), never below the x axis (``bottom``) nor past the figure's left or
+    right edge (its width estimated from its length)."""
     x, y = coords[i]
     directions = []
     for j in (i - 1, i + 1):
@@ -402,7 +407,12 @@ def _point_label(coords: list[tuple[float, float]], i: int, text: str, bottom: f
     def baseline(side: tuple[int, int]) -> float:
         return y + side[1] * 9 + (4 if side[1] == 0 else 3 if side[1] > 0 else 0)
 
-    fits = [side for side in _LABEL_SIDES if baseline(side) < bottom - 8]
+    def inside(side: tuple[int, int]) -> bool:
+        width = _LABEL_CHAR * len(text)
+        start = x + side[0] * 7 - width * (1 - side[0]) / 2  # end, middle or start anchored
+        return start >= 0 and start + width <= WIDTH
+
+    fits = [side for side in _LABEL_SIDES if baseline(side) < bottom - 8 and inside(side)]
     side = max(fits or _LABEL_SIDES, key=clearance)  # max keeps the first of equals: above
     anchor = {-1: "end", 0: "middle", 1: "start"}[side[0]]
     lx, ly = x + side[0] * 7, baseline(side)
