@@ -55,13 +55,13 @@ STATIC = {
         [(EN_PRINT, "      k = 4\n" + EN_PRINT)],
         "k",
         "bind",
-        "'k': it is bound 2 times (lines 1, 8) in the English example",
+        "'k': it is bound 2 times (lines 1, 10) in the English example",
     ),
     "rebound by a for loop": (
         [(EN_PRINT, "      for k in range(2):\n          pass\n" + EN_PRINT)],
         "k",
         "bind",
-        "'k': it is bound 2 times (lines 1, 8) in the English example",
+        "'k': it is bound 2 times (lines 1, 10) in the English example",
     ),
     "not at top level": (
         [(EN_K, "      if True:\n          k = 3\n")],
@@ -142,13 +142,12 @@ def test_each_binding_rule_is_reported_at_the_controls_line(tmp_path: Path, case
     _, problems = load_cards(tmp_path)
     assert len(problems) == 1, [str(p) for p in problems]
     [problem] = problems
-    if case == "two controls on one name":  # the second control is the duplicate
-        line, column = 48, text.splitlines()[47].index("bind: k") + len("bind: ") + 1
-    else:
-        line, column = _bind_position(text, name)
+    line, column = _bind_position(text, name)
+    if case == "two controls on one name":  # the second control, the toggle's, is the duplicate
+        line = _bind_position(TEXT, "strict")[0]
+        column = text.splitlines()[line - 1].index("bind: k") + len("bind: ") + 1
     if suffix == "min":
-        line = 48
-        column = text.splitlines()[47].index("min: 0") + len("min: ") + 1
+        column = text.splitlines()[line - 1].index("min: 0") + len("min: ") + 1
     index = {"k": 0, "strict": 1, "mode": 2}[name] if case != "two controls on one name" else 1
     field = f"demo.example.controls[{index}].{suffix or 'bind'}"
     assert str(problem) == f"{path}:{line}:{column}: {field}: {fragment}"
@@ -160,7 +159,7 @@ RUNS = {
         [(EN_PRINT, "      assert k < 4, 'k too large'\n" + EN_PRINT)],
         "k",
         "the example with k = 4 (the slider's max) in the English example raised "
-        "AssertionError: k too large (example line 8)",
+        "AssertionError: k too large (example line 10)",
     ),
     "an option times out": (
         [(EN_PRINT, "      while mode == 'max':\n          pass\n" + EN_PRINT)],
@@ -248,7 +247,7 @@ def test_new_scaffolds_an_example_bound_demo_that_passes_once_written(
     path.write_text(_fill(path.read_text(encoding="utf-8")), encoding="utf-8")
     [rendered] = build_cards(tmp_path, timeout=30)
     assert rendered.demos["en"].state == {"k": 3}
-    assert rendered.examples["en"].output == "P@3 = 0.6667\n"
+    assert rendered.examples["en"].output.endswith("P@3 = 0.6667\n")  # 2 relevant of the top 3
 
 
 def test_new_refuses_a_lab_and_an_example_demo_together(tmp_path: Path, capsys) -> None:

@@ -18,10 +18,10 @@ PLACEHOLDER = "unfilled placeholder: replace the TODO text with the real content
 
 
 def _written(path: Path) -> None:
-    """Replace every placeholder with text of its own (the rules refuse es == en)."""
+    """Replace every placeholder with a sentence of its own (the rules refuse es == en)."""
     count = iter(range(1, 1000))
     text = path.read_text(encoding="utf-8")
-    path.write_text(re.sub(r"TODO[^\"'}\n]*", lambda _: f"Texto-{next(count)}", text), "utf-8")
+    path.write_text(re.sub(r"TODO[^\"'}\n]*", lambda _: f"Texto-{next(count)}.", text), "utf-8")
 
 
 def _new(*argv: str) -> int:
@@ -71,8 +71,8 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_without_measure_the_scaffold_is_unchanged_in_kind(tmp_path: Path) -> None:
+def test_without_measure_the_scaffold_leaves_the_demo_to_write(tmp_path: Path) -> None:
     assert _new("gold", "--category", "ground-truth", "--dir", str(tmp_path)) == 0
     data = yaml.safe_load((tmp_path / "gold.yml").read_text(encoding="utf-8"))
-    assert "demo" not in data
+    assert "TODO" in data["demo"]["compute"] and "lab" not in data["demo"]
     assert "TODO" in data["code"]["source"]

@@ -153,7 +153,7 @@ def test_check_prints_the_lab_problem_as_file_line_column(
 ) -> None:
     block, _, _, needle = CASES["gain-on-ap"]
     path, text = _card_with(tmp_path, block)
-    code = check.run(argparse.Namespace(directory=tmp_path, timeout=30.0))
+    code = check.run(argparse.Namespace(directory=tmp_path, timeout=30.0, no_cache=True))
     out = capsys.readouterr().out.strip().splitlines()
     line, column = _position(text, block, needle)
     assert code == 1

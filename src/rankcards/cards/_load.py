@@ -97,7 +97,8 @@ def _field_path(text: str) -> FieldPath:
 
 def _cross_problems(cards: list[Card], other_slugs: set[str]) -> list[Problem]:
     """Duplicate slugs among ``cards``; related slugs that name no card at all (``other_slugs``
-    are those of cards with other problems: they exist, so linking to them is not an error)."""
+    are those of files with other problems, even unreadable ones: they exist, so linking to
+    them is not an error, and one broken file is reported once, in that file)."""
     problems = []
     first_file: dict[str, Path] = {}
     for card in cards:
@@ -148,6 +149,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
         parsed = parse_card_file(path)
         problems.extend(parsed.problems)
         if parsed.data is None:
+            other_slugs.add(path.stem)  # its slug must be its file name
             continue
         problems.extend(_file_problems(path, parsed.data, parsed.marks))
         found = schema_problems(path, parsed.data, parsed.marks)
@@ -160,7 +162,9 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
             problems.extend(rule_problems(card))
             problems.extend(exercise_problems(card))
             problems.extend(bound_problems(card))
-        elif isinstance(parsed.data.get("slug"), str):
-            other_slugs.add(parsed.data["slug"])
+        else:
+            other_slugs.add(path.stem)
+            if isinstance(parsed.data.get("slug"), str):
+                other_slugs.add(parsed.data["slug"])
     problems.extend(_cross_problems(cards, other_slugs))
     return cards, problems

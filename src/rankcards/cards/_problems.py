@@ -51,9 +51,18 @@ class Problem:
         return f"{display_path(self.path)}:{self.line}:{self.column}: {self.field}: {self.message}"
 
 
+YAML_FIELD = "(yaml)"  # the field of a YAML syntax error
+
+
+def reading_order(problems: list[Problem]) -> list[Problem]:
+    """``problems`` once each, YAML syntax errors first (a file that cannot be read explains the
+    rest), then by file, line and column."""
+    return sorted(set(problems), key=lambda problem: (problem.field != YAML_FIELD, problem))
+
+
 class CardError(Exception):
-    """Raised when cards are invalid; carries every problem found, sorted by file and line."""
+    """Raised when cards are invalid; carries every problem found, in :func:`reading_order`."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        self.problems = sorted(problems)
+        self.problems = reading_order(problems)
         super().__init__("\n".join(str(problem) for problem in self.problems))

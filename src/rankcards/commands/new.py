@@ -29,6 +29,9 @@ title:
   es: "TODO: título"
   en: "TODO: title"
 category: {category}
+tags:
+  es: ["TODO: otros nombres con los que se busca (abreviatura, nombre en las herramientas)"]
+  en: ["TODO: other names a reader searches it by (abbreviation, the tools' names)"]
 summary:
   es: "TODO: una frase: qué es."
   en: "TODO: one sentence: what it is."
@@ -47,8 +50,14 @@ key_points:
     - "TODO: key point or application."
     - "TODO: key point or application."
 intuition:
-  es: "TODO: una analogía visual; termina invitando a la herramienta «Dibuja»."
-  en: "TODO: a visual analogy; end by pointing to the «Draw» tool."
+  es: |
+    TODO: una analogía visual concreta cuyos números muestren el concepto.
+
+    💡 Pulsa «Dibujar / Apuntes» en la barra superior para TODO: qué marcar sobre la demo.
+  en: |
+    TODO: one concrete visual analogy whose numbers show the concept.
+
+    💡 Press "Draw / Notes" in the top bar to TODO: what to mark on the demo.
 formula:
   latex: '\\mathrm{{TODO}}'
   where:
@@ -84,7 +93,14 @@ _CODE = """\
     # TODO: a short example using rankcards.metrics; a final expression is shown like in a REPL.
     from rankcards import metrics
 """
-_NO_DEMO = "# Optional interactive demo: see the contract in src/rankcards/viz/__init__.py.\n"
+_NO_DEMO = """\
+demo:
+  # TODO: every card has a demo (CONTRIBUTING.md, step 5): a measure card names its measure
+  # (`rankcards new SLUG --measure "AP@k"` writes it); another names its view in rankcards.viz.
+  compute: rankcards.viz.TODO:view
+  controls: []
+  state: {}
+"""
 
 # --demo example: the example holds the literal the slider rewrites (`k = 3`) and prints a
 # number that moves with it (`check` runs it at the slider's ends and wants a change).
@@ -94,6 +110,8 @@ _BOUND_CODE = """\
 
     k = 3  # TODO: what k is (the slider changes this value: keep one `k = ...` at the top)
     ranking, relevant = ["d1", "d2", "d3", "d4", "d5"], {"d1", "d3", "d4"}
+    print("top", k, ranking[:k])
+    print("relevant among them:", sorted(relevant & set(ranking[:k])))
     print(f"P@{k} = {precision_at_k(ranking, relevant, k):.4f}")
 """
 _BOUND_DEMO = """\
@@ -118,7 +136,8 @@ _MEASURE_CODE = """\
     qrels = {{q.id: {{**dict.fromkeys(q.ranking, 0), **q.judgments}} for q in TOY}}
     run = {{q.id: {{d: 10.0 - r for r, d in enumerate(q.ranking)}} for q in TOY}}
     result = evaluate(qrels, run, [{measure!r}])
-    print(result.per_query)
+    for query, values in result.per_query.items():
+        print(query, values)
     result.aggregate
 """
 _DEFAULT_K = 5
