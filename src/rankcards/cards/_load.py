@@ -2,8 +2,8 @@
 
 Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name,
 unfilled ``TODO`` placeholders (left by `rankcards new`), a ``demo.lab`` block's measure, k and
-conventions, English words in the Spanish formula, an exercise's static checks (``_exercise``)
-and the completeness rules of ``_rules``
+conventions, English words in the Spanish formula, an exercise's static checks (``_exercise``),
+an example-bound demo's bindings (``_bound``) and the completeness rules of ``_rules``
 (both languages, counts, references, the toy example). Across files: duplicate slugs and
 related slugs with no card (or the card itself). Every problem is collected; nothing stops at
 the first.
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rankcards.cards._bound import static_problems as bound_problems
 from rankcards.cards._exercise import static_problems as exercise_problems
 from rankcards.cards._formula import formula_problems
 from rankcards.cards._model import Card
@@ -160,6 +161,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
             cards.append(card)
             problems.extend(rule_problems(card))
             problems.extend(exercise_problems(card))
+            problems.extend(bound_problems(card))
         else:
             other_slugs.add(path.stem)
             if isinstance(parsed.data.get("slug"), str):

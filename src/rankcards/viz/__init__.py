@@ -25,6 +25,43 @@ A metric card may write ``demo: {lab: {measure: "AP@k", k: 5, ...}}`` instead: t
 lab (:mod:`rankcards.viz._lab_spec` checks the block, :func:`expand` turns it into the regular
 demo above with ``compute: rankcards.viz.lab:view`` and generated controls and state).
 
+Example-bound demos
+-------------------
+Any card may write ``demo: {example: {controls: [...]}}``: the demo is the card's own example,
+with no compute function and no ``state``. Each control (``slider``, ``toggle``, ``select``;
+fields as below) binds a name that the example (``code.source``) assigns **exactly once, at top
+level, to a literal**, and the demo's state is those literals' values:
+
+.. code-block:: yaml
+
+    code:
+      source: |
+        depth = 10  # pool depth
+        ...
+    demo:
+      example:
+        controls:
+          - {kind: slider, bind: depth, label: {es: ..., en: ...}, min: 1, max: 50}
+
+The rules are :mod:`rankcards.viz.bound`'s (``find_bindings``, ``value_problem``): the literal
+is a number (slider; an integer literal needs integer ``min``, ``max`` and ``step``, and the
+card's value lies on the steps), ``True``/``False`` (toggle) or equal to an option value
+(select); Spanish and English sources, when they differ, bind the same values. ``rankcards
+check`` reports a broken rule at the control's line, then runs the example at each slider's
+``min`` and ``max``, at every other option and with each toggle flipped: a variant that raises
+or times out is reported, and so is a control that changes nothing of the output (text,
+figures, tables) from the card's state (``rankcards.cards._bound``).
+
+The page (``templates/partials/demo.html.jinja`` with ``data-rc-bound``, ``web/bound.js``):
+moving a control rewrites the literal in the example's editor (the reader sees the code change;
+a select's literal text is written at build, in the example's own quotes) and runs the example
+again; its output, figures and tables replace the last ones when the run ends, and a run
+superseded by a newer change is never shown (the last change wins; one running for over a
+second is stopped for it). A reader's edit is checked again by :func:`rankcards.viz.bound.locate`
+in the worker (after a fast path for the card's code with only its literals changed); one that
+breaks a binding disables the controls with a one-line notice until it is undone or Reset.
+The build's view is the example's own build-time output (complete without JavaScript).
+
 ``state`` is a JSON-compatible mapping: the whole input of the view. Every control has
 ``kind``, ``bind`` (a top-level key of ``state``) and a bilingual ``label``; ``help``
 (bilingual) is optional. Per kind:
@@ -75,7 +112,9 @@ text. Conventions inside the fragment:
 
 Shared links
 ------------
-The page keeps the state's changed top-level keys in the URL hash (``#demo=``, ``web/share.js``)
+The page keeps the state's changed top-level keys in the URL hash (``#demo=``, ``web/share.js``;
+for an example-bound demo, the literals' values, which a page opened with the link writes into
+the card's code before running it)
 and a page opened with one uses it only if ``web/state_check.js`` accepts it: control values
 follow the rules above (and the card's own documents and queries), and a key that only a view
 button changes must have a rule in ``VIEW_KEYS`` there (today: the lab's ``focus``, ``tied``,

@@ -292,7 +292,8 @@ const watcher =
 
 export function mountDemos(root = document) {
   let count = 0;
-  for (const section of root.querySelectorAll("section[data-rc-demo]")) {
+  // An example-bound demo (data-rc-bound) has no view of its own: bound.js makes it live.
+  for (const section of root.querySelectorAll("section[data-rc-demo]:not([data-rc-bound])")) {
     if (mounted.has(section)) continue;
     mounted.set(section, new Demo(section));
     watcher?.observe(section);
