@@ -1,6 +1,7 @@
 """Every card's demo shows words, never code identifiers: the view and its controls' texts, in
 both languages, hold no snake_case name (tools' own names aside) and the Spanish view never
-says "run" (it is «ejecución»)."""
+says "run" (it is «ejecución»). An example-bound demo's view is its example's output: the text,
+tables and figures it shows."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rankcards.runner import run_example
 from rankcards.viz import expand, render
 
 CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
@@ -41,10 +43,20 @@ class _Text(HTMLParser):
 
 
 def _shown_text(slug: str, lang: str) -> str:
-    demo = yaml.safe_load((CARDS / f"{slug}.yml").read_text(encoding="utf-8"))["demo"]
+    card = yaml.safe_load((CARDS / f"{slug}.yml").read_text(encoding="utf-8"))
+    demo = card["demo"]
     reader = _Text()
-    reader.feed(render(demo, lang))
-    for control in expand(demo)["controls"]:
+    if "example" in demo:
+        source = card["code"]["source"]
+        result = run_example(source if isinstance(source, str) else source[lang])
+        reader.parts.append(result.output)
+        for html in (*result.tables, *result.figures):
+            reader.feed(html)
+        controls = demo["example"]["controls"]
+    else:
+        reader.feed(render(demo, lang))
+        controls = expand(demo)["controls"]
+    for control in controls:
         reader.parts.append(control["label"][lang])
         reader.parts.append(control.get("help", {}).get(lang, ""))
         reader.parts += [option["label"][lang] for option in control.get("options", [])]
