@@ -167,11 +167,18 @@ RUNS = {
         "the example with mode = 'max' (an option) in the English example did not finish "
         "within 3 s",
     ),
+    # The teaching rule (rankcards.viz._teaches, the one every demo kind answers to)
+    "a slider that changes nothing": (
+        [("sorted(values, reverse=True)[:k]", "sorted(values, reverse=True)[:3]")],
+        "k",
+        'the slider "Cutoff" changes nothing the example shows (text, figures, tables) in the '
+        "card's default state (tried 1, 4): give it a range or a state where it matters",
+    ),
     "a toggle that changes nothing": (
         [("      if strict:\n          top = [value for value in top if value > 0.5]\n", "")],
         "strict",
-        "toggle 'strict' does not change the example's output (text, figures and tables) when "
-        "flipped: every control must move something the reader sees",
+        'switching the toggle "Strict" changes nothing the example shows (text, figures, tables) '
+        "in the card's default state: give it a state where it matters, or remove it",
     ),
     "an option that changes nothing": (
         [
@@ -182,7 +189,20 @@ RUNS = {
             ),
         ],
         "mode",
-        "the option 'sum' gives the same output as the default mode = 'mean': it teaches nothing",
+        "option 'sum' of the select \"Aggregation\" shows the same output as the default 'mean': "
+        "each option must change what the example shows",
+    ),
+    "an option that changes nothing in one language": (
+        [
+            (
+                '      print("máximo" if mode == "max" else "media", max(top) if mode == "max" '
+                "else sum(top) / len(top))",
+                '      print("media", sum(top) / len(top))',
+            ),
+        ],
+        "mode",
+        "option 'max' of the select \"Aggregation\" shows the same output as the default 'mean': "
+        "each option must change what the Spanish example shows",
     ),
 }
 

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from rankcards.viz import validate
-from rankcards.viz._teaches import CHECKERS, moved_values, shown_numbers, slider_values
+from rankcards.viz._teaches import (
+    CHECKERS,
+    EXAMPLE_SLIDER_SAMPLES,
+    moved_values,
+    shown_numbers,
+    silent_controls,
+    slider_values,
+)
 
 _LABEL = {"es": "Etiqueta", "en": "Label"}
 
@@ -84,4 +91,50 @@ def test_shown_numbers_leave_out_measured_values() -> None:
 
 
 def test_each_demo_kind_has_a_checker() -> None:
-    assert set(CHECKERS) >= {"lab", "compute"}
+    assert set(CHECKERS) >= {"lab", "compute", "example"}
+
+
+def _shows(output: str) -> dict[str, Any]:
+    """A worker's answer for a run of the example that printed ``output``."""
+    return {"output": output, "error": None, "figures": [], "tables": []}
+
+
+def test_an_example_bound_demo_is_judged_on_the_runs_check_made() -> None:
+    """The example kind runs in check's worker (rankcards.cards._bound); the rule judges the
+    answers: a slider moved at its ends, a run that failed (absent) never judged silent, a
+    problem both languages share said once, one language's naming its example."""
+    options = [{"value": v, "label": _LABEL} for v in ("mean", "max", "sum")]
+    controls = [
+        {"kind": "slider", "bind": "k", "label": _LABEL, "min": 1, "max": 4},
+        {"kind": "toggle", "bind": "strict", "label": _LABEL},
+        {"kind": "select", "bind": "mode", "label": _LABEL, "options": options},
+        {"kind": "slider", "bind": "depth", "label": _LABEL, "min": 1, "max": 50},
+    ]
+    state = {"k": 3, "strict": False, "mode": "mean", "depth": 10}
+    assert moved_values(controls[0], 3, EXAMPLE_SLIDER_SAMPLES) == [1, 4]
+    default = _shows("mean 0.75")
+
+    def runs(sum_shows: str) -> dict[str, Any]:
+        moved = [
+            (0, 1, _shows("mean 1.0")),  # k moves the output at its min: it teaches
+            (0, 4, default),
+            (1, True, default),  # the toggle changes nothing in either language
+            (2, "max", _shows("max 1.0")),
+            (2, "sum", _shows(sum_shows)),
+            (3, 50, default),  # depth's run at 1 failed: not judged silent
+        ]
+        return {"default": default, "moved": moved}
+
+    demo = {
+        "example": {"controls": controls},
+        "state": state,
+        "runs": {"es": runs("mean 0.75"), "en": runs("sum 2.25")},
+    }
+    assert silent_controls(demo) == [
+        'demo.example.controls[1].bind: switching the toggle "Label" changes nothing the '
+        "example shows (text, figures, tables) in the card's default state: give it a state "
+        "where it matters, or remove it",
+        "demo.example.controls[2].bind: option 'sum' of the select \"Label\" shows the same "
+        "output as the default 'mean': each option must change what the Spanish example shows",
+    ]
+    assert silent_controls({"example": {"controls": controls}, "state": state}) == []

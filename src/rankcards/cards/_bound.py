@@ -10,10 +10,13 @@ every value a reader can reach at the ends of the controls:
   source (assigned once, at top level, to a literal that fits the control); Spanish and English
   sources binding the same values;
 * run (:func:`jobs`, then :func:`run_problems`): the example with each slider at its ``min``
-  and ``max``, each toggle flipped and each select at every other option, within the example's
-  time limit: the first variant of a control that raises, times out or crashes is reported; and
-  a control none of whose values changes the output (text, figures and tables) of the card's
-  default state, or a select option that does not, teaches nothing and is reported too.
+  and ``max``, each toggle flipped and each select at every other option (the values the
+  teaching rule moves a control to, :func:`rankcards.viz._teaches.moved_values`), within the
+  example's time limit: the first variant of a control that raises, times out or crashes is
+  reported here; the runs that did not fail go to the teaching rule, the one every demo kind
+  answers to (:data:`rankcards.viz._teaches.CHECKERS`, ``"example"``): a control that changes
+  nothing the example shows (text, figures, tables) in the card's default state, or a select
+  option that does not, is reported at the control's ``bind``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from decimal import Decimal
 from typing import Any
 
 from rankcards.cards._model import LANGS, Card
-from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._problems import FieldPath, Problem, format_field, parse_field
+from rankcards.viz._teaches import EXAMPLE_SLIDER_SAMPLES, moved_values, silent_controls
 from rankcards.viz.bound import (
     Binding,
     find_bindings,
@@ -212,17 +216,16 @@ def page_controls(card: Card, lang: str) -> list[dict[str, Any]]:
 
 
 def _variants(control: dict[str, Any], value: Any) -> list[tuple[Any, str]]:
-    """(value, how the reader reaches it) of each other value ``check`` runs the example with."""
+    """(value, how the reader reaches it) of each other value ``check`` runs the example with:
+    the values the teaching rule moves the control to (:func:`rankcards.viz._teaches.moved_values`,
+    a slider at its two ends)."""
     kind = control["kind"]
+    moved = moved_values(control, value, EXAMPLE_SLIDER_SAMPLES)
     if kind == "toggle":
-        return [(not value, "the toggle's other value")]
+        return [(other, "the toggle's other value") for other in moved]
     if kind == "select":
-        return [
-            (option["value"], "an option")
-            for option in control["options"]
-            if not same_value(option["value"], value)
-        ]
-    ends = [(control["min"], "the slider's min"), (control["max"], "the slider's max")]
+        return [(other, "an option") for other in moved]
+    ends = zip(moved, ("the slider's min", "the slider's max"), strict=True)
     return [(end, where) for end, where in ends if not same_value(end, value)]
 
 
@@ -249,10 +252,6 @@ def jobs(card: Card) -> list[dict[str, Any]]:
     return [{"kind": "example", "source": source} for *_, source in _plan(card)]
 
 
-def _seen(answer: dict[str, Any]) -> tuple[Any, ...]:
-    return (answer.get("output"), answer.get("figures"), answer.get("tables"))
-
-
 def _failure(answer: dict[str, Any]) -> str | None:
     if "timeout" in answer:
         return f"did not finish within {answer['timeout']:g} s"
@@ -271,26 +270,22 @@ def run_problems(
 ) -> list[Problem]:
     """Problems of the variants' ``answers`` (in :func:`jobs`' order) given each language's
     default answer (``defaults``, by language: the build's own run of the example). A control's
-    first failing variant is reported (once when both languages fail alike)."""
+    first failing variant is reported (once when both languages fail alike); a control that
+    changes nothing the reader sees is the teaching rule's to say
+    (:func:`rankcards.viz._teaches.silent_controls`, on the runs that did not fail)."""
     controls = controls_of(card) or []
     said: dict[tuple[int, str], list[str]] = {}  # (control, message) -> languages
     failed: dict[int, dict[str, str]] = {}  # control -> language -> its first failing variant
-    changed: dict[int, bool] = {}
+    runs = {lang: {"default": defaults[lang or "en"], "moved": []} for lang, _ in _sources(card)}
     for (lang, index, value, where, _), answer in zip(_plan(card), answers, strict=True):
-        name = controls[index]["bind"]
         failure = _failure(answer)
-        if failure is not None:
-            message = f"the example with {name} = {value!r} ({where}){{in}} {failure}"
-            failed.setdefault(index, {}).setdefault(lang, message)
+        if failure is None:
+            runs[lang]["moved"].append((index, value, answer))
             continue
-        moves = _seen(answer) != _seen(defaults[lang or "en"])
-        if controls[index]["kind"] == "select" and not moves:
-            message = (
-                f"the option {value!r} gives the same output as the default "
-                f"{name} = {state(card)[name]!r}{{in}}: it teaches nothing"
-            )
-            said.setdefault((index, message), []).append(lang)
-        changed[index] = changed.get(index, False) or moves
+        message = (
+            f"the example with {controls[index]['bind']} = {value!r} ({where}){{in}} {failure}"
+        )
+        failed.setdefault(index, {}).setdefault(lang, message)
     for index, by_lang in failed.items():
         first_lang, first = next(iter(by_lang.items()))
         alike = len(set(by_lang.values())) == 1  # both languages fail alike: said once for both
@@ -299,14 +294,9 @@ def run_problems(
         _at(card, index, message.replace("{in}", _in(langs[0]) if len(langs) == 1 else ""))
         for (index, message), langs in said.items()
     ]
-    for index, moves in sorted(changed.items()):
-        kind = controls[index]["kind"]
-        if not moves and index not in failed and kind != "select":
-            name = controls[index]["bind"]
-            what = "at min and at max" if kind == "slider" else "when flipped"
-            message = (
-                f"{kind} '{name}' does not change the example's output (text, figures and "
-                f"tables) {what}: every control must move something the reader sees"
-            )
-            problems.append(_at(card, index, message))
+    demo = {"example": {"controls": controls}, "state": state(card), "runs": runs}
+    for text in silent_controls(demo):
+        field, _, message = text.partition(": ")
+        path = parse_field(field)  # demo.example.controls[i].bind, where the binding is written
+        problems.append(Problem(card.path, *card.marks.of_value(path), field, message))
     return sorted(set(problems))

@@ -35,11 +35,10 @@ from rankcards.cards._model import (
     Reference,
     RenderedCard,
 )
-from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._problems import FieldPath, Problem, format_field, parse_field
 from rankcards.viz import expand
 
 _EXAMPLE_LINE = re.compile(r'File "<example>", line (\d+)')
-_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _FAILED_CHECK = re.compile(r"\bFalse\b")
 _PLACEHOLDER = re.compile(r"\bTODO\b")
 MIN_OUTPUT_LINES = 3
@@ -56,11 +55,6 @@ def _problem(card: Card, path: FieldPath, message: str, line: int = 0) -> Proble
 def _problem_at(card: Card, path: FieldPath, offset: int, message: str) -> Problem:
     """A problem at character ``offset`` of the text at ``path``."""
     return Problem(card.path, *card.marks.position(path, offset), format_field(path), message)
-
-
-def _parse_field(text: str) -> FieldPath:
-    """``demo.controls[1].bind`` -> ``("demo", "controls", 1, "bind")``."""
-    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
 
 
 def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
@@ -336,7 +330,7 @@ def render_cards(
             demo_views = list(answer.get("views", {}).values())
             for text in answer.get("problems", []):
                 field, _, message = text.partition(": ")
-                problems.append(_problem(card, _parse_field(field), message))
+                problems.append(_problem(card, parse_field(field), message))
             if "timeout" in answer or "crashed" in answer:
                 problems.append(_problem(card, ("demo",), "demo did not finish or crashed"))
             spec = expand(card.data["demo"])  # a lab block becomes compute, controls, state

@@ -48,9 +48,10 @@ is a number (slider; an integer literal needs integer ``min``, ``max`` and ``ste
 card's value lies on the steps), ``True``/``False`` (toggle) or equal to an option value
 (select); Spanish and English sources, when they differ, bind the same values. ``rankcards
 check`` reports a broken rule at the control's line, then runs the example at each slider's
-``min`` and ``max``, at every other option and with each toggle flipped: a variant that raises
-or times out is reported, and so is a control that changes nothing of the output (text,
-figures, tables) from the card's state (``rankcards.cards._bound``).
+``min`` and ``max``, at every other option and with each toggle flipped
+(``rankcards.cards._bound``): a variant that raises or times out is reported, and so is a
+control that changes nothing of the output (text, figures, tables) from the card's state, by
+the rule every demo follows (:mod:`rankcards.viz._teaches`, its ``example`` checker).
 
 The page (``templates/partials/demo.html.jinja`` with ``data-rc-bound``, ``web/bound.js``):
 moving a control rewrites the literal in the example's editor (the reader sees the code change;
@@ -128,7 +129,8 @@ Python API
   with the path relative to the card (``demo.controls[1].bind: ...``) so the card validator can
   map it to a YAML line; empty when the demo is valid (this includes running compute once on
   the initial state, and the rule that every control teaches, :mod:`rankcards.viz._teaches`:
-  in the initial state, moving a control changes a number the view shows).
+  in the initial state, moving a control changes a number the view shows). An example-bound
+  demo is not validated here: ``rankcards check`` runs it (``rankcards.cards._bound``).
 * :func:`load_compute` (``"module:function"``) -> the callable.
 
 In the browser ``web/demo.js`` calls ``runtime.call(compute, {state, lang})`` (keyword

@@ -1,6 +1,8 @@
-"""The rule that every demo control teaches: in the card's default state, moving it changes a
-number the reader sees. :func:`rankcards.viz.validate` applies it, so ``rankcards check``
-reports a control that changes nothing at its YAML line, before a reviewer has to.
+"""The rule that every demo control teaches: in the card's default state, moving it changes
+something the reader sees. It lives here, once, for every demo kind: :func:`rankcards.viz.validate`
+applies it to a ``compute`` or ``lab`` demo, and ``rankcards check`` to an example-bound one
+(:mod:`rankcards.cards._bound`), so a control that changes nothing is reported at its YAML line
+before a reviewer has to.
 
 What the reader sees, per demo kind:
 
@@ -9,51 +11,80 @@ What the reader sees, per demo kind:
   (both languages show the same numbers: the views' tests check it);
 * in the **measure lab** the number that matters is the mean (``data-metric="mean"``) for the K
   slider and the parameter sliders, and for a convention its two sides shown with its toggle on
-  (``<convention>:default`` and ``<convention>:other``), which must differ.
+  (``<convention>:default`` and ``<convention>:other``), which must differ;
+* an **example-bound demo** (``demo: {example: {controls}}``) shows the example's output: its
+  text, figures and tables (:func:`example_shown`), in each language's example.
 
-How each control is moved, alone, from the card's initial state:
+How each control is moved, alone, from the card's initial state (:func:`moved_values`):
 
 * ``slider``: its values from min to max by step, at most :data:`SLIDER_SAMPLES` of them evenly
-  spread, both ends included; some value must show other numbers than the initial one;
-* ``toggle``: switched; the numbers must change;
-* ``select``: every other option; each must change the numbers;
+  spread, both ends included (an example-bound demo's at its two ends only,
+  :data:`EXAMPLE_SLIDER_SAMPLES`: each value is a run of the example); some value must show
+  something other than the initial one;
+* ``toggle``: switched; what is shown must change;
+* ``select``: every other option; each must change what is shown;
 * ``ranked-lists``: not moved (the rankings are the data: a press always changes a label).
 
 A demo kind plugs in with one function ``checker(demo) -> ["<field path>: message", ...]`` in
-:data:`CHECKERS`, keyed by the kind's field in the ``demo`` block (``lab``, ``compute``). The
-helpers below (:func:`shown_numbers`, :func:`slider_values`, :func:`moved_values`) are the parts
-a new kind reuses.
+:data:`CHECKERS`, keyed by the kind's field in the ``demo`` block (``lab``, ``compute``,
+``example``); :func:`silent_in` is the rule and its wording, which a kind calls with what moving
+each control shows. The example kind's runs are ``check``'s worker jobs (parallel, cached, each
+within a time limit): ``rankcards.cards._bound`` plans them with :func:`moved_values` and hands
+their answers to the checker, which judges them here.
 
 >>> slider_values({"min": 1, "max": 5})
 [1, 2, 3, 4, 5]
 >>> slider_values({"min": 0, "max": 0.1, "step": 0.01})  # 11 values, thinned to 9
 [0.0, 0.01, 0.02, 0.04, 0.05, 0.06, 0.08, 0.09, 0.1]
+>>> slider_values({"min": 1, "max": 50}, EXAMPLE_SLIDER_SAMPLES)
+[1, 50]
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from rankcards.viz._html import fmt
+from rankcards.viz.bound import same_value
 
 __all__ = [
     "CHECKERS",
+    "EXAMPLE_SLIDER_SAMPLES",
     "SLIDER_SAMPLES",
+    "Seen",
+    "example_shown",
     "moved_values",
     "shown_numbers",
     "silent_controls",
+    "silent_in",
     "slider_values",
 ]
 
 #: the most values of one slider that are rendered (the ends always among them)
 SLIDER_SAMPLES = 9
+#: an example-bound demo's slider is run at its two ends: each value is a run of the example
+EXAMPLE_SLIDER_SAMPLES = 2
 _METRIC = re.compile(r"<[^>]*\sdata-metric=\"([^\"]*)\"[^>]*>")
 _VALUE = re.compile(r"\sdata-value=\"([^\"]*)\"")
 Numbers = dict[str, float]
 Checker = Callable[[Mapping[str, Any]], list[str]]
+#: whether moving control ``index`` to ``value`` changes what the reader sees (None: unknown,
+#: e.g. that run failed, which is reported elsewhere)
+Moves = Callable[[int, object], bool | None]
+
+
+class Seen(NamedTuple):
+    """How the messages name what the reader sees of a demo kind."""
+
+    nothing: str  # "changes <nothing> in the card's default state"
+    same: str  # "shows <same> as the default"
+    what: str  # "each option must change <what>"
+
+
+_VIEW = Seen("no number the view shows", "the same numbers", "what the view shows")
 
 
 def shown_numbers(html: str) -> Numbers:
@@ -71,15 +102,23 @@ def shown_numbers(html: str) -> Numbers:
     return numbers
 
 
-def slider_values(control: Mapping[str, Any]) -> list[float]:
-    """The slider's values from min to max by step, thinned to :data:`SLIDER_SAMPLES`."""
+def example_shown(answer: Mapping[str, Any]) -> tuple[object, ...]:
+    """What a run of the example shows: its text output, figures and tables (a worker's answer,
+    :mod:`rankcards.cards._worker`).
+
+    >>> example_shown({"output": "P@10 = 0.4\\n", "figures": [], "tables": ["<table>"]})
+    ('P@10 = 0.4\\n', [], ['<table>'])
+    """
+    return (answer.get("output"), answer.get("figures"), answer.get("tables"))
+
+
+def slider_values(control: Mapping[str, Any], samples: int = SLIDER_SAMPLES) -> list[float]:
+    """The slider's values from min to max by step, thinned to ``samples`` (ends included)."""
     low, high, step = control["min"], control["max"], control.get("step", 1)
     count = round((high - low) / step) + 1
     picks = range(count)
-    if count > SLIDER_SAMPLES:
-        picks = sorted(
-            {round(i * (count - 1) / (SLIDER_SAMPLES - 1)) for i in range(SLIDER_SAMPLES)}
-        )
+    if count > samples:
+        picks = sorted({round(i * (count - 1) / (samples - 1)) for i in range(samples)})
     # the state's own number type: integers stay integers, decimals keep the step's digits
     decimals = max(0, len(repr(float(step)).partition(".")[2].rstrip("0")))
     values = [low + i * step for i in picks]
@@ -88,21 +127,80 @@ def slider_values(control: Mapping[str, Any]) -> list[float]:
     return [round(v, decimals + 2) for v in values]
 
 
-def moved_values(control: Mapping[str, Any], initial: object) -> list[object]:
+def moved_values(
+    control: Mapping[str, Any], initial: object, samples: int = SLIDER_SAMPLES
+) -> list[object]:
     """The values a control is moved to: a slider's (initial included), the other toggle
-    position, a select's other options; none for ranked lists."""
+    position, a select's other options (compared as the page compares JSON values: 1 is 1.0, a
+    bool is no number); none for ranked lists."""
     kind = control["kind"]
     if kind == "slider":
-        return list(slider_values(control))
+        return list(slider_values(control, samples))
     if kind == "toggle":
         return [not initial]
     if kind == "select":
-        return [option["value"] for option in control["options"] if option["value"] != initial]
+        return [
+            option["value"]
+            for option in control["options"]
+            if not same_value(option["value"], initial)
+        ]
     return []
 
 
 def _quoted(control: Mapping[str, Any]) -> str:
     return f'the {control["kind"]} "{control["label"]["en"]}"'
+
+
+def silent_in(
+    controls: Sequence[Mapping[str, Any]],
+    state: Mapping[str, Any],
+    moves: Moves,
+    *,
+    field: Callable[[int], str],
+    seen: Seen = _VIEW,
+    samples: int = SLIDER_SAMPLES,
+) -> list[str]:
+    """The rule, for any demo kind: ``"<field(index)>: message"`` for each control that teaches
+    nothing, moved as :func:`moved_values` says and judged by ``moves``. A slider teaches when
+    some value moves something; a toggle when switched; a select when each other option does. A
+    value whose effect is unknown (None) is never judged silent."""
+    problems = []
+    for index, control in enumerate(controls):
+        default = state[control["bind"]]
+        values = [
+            value
+            for value in moved_values(control, default, samples)
+            if control["kind"] != "slider" or not same_value(value, default)
+        ]
+        verdicts: list[bool | None] = []
+        for value in values:  # a slider or toggle needs one value that moves something
+            verdicts.append(moves(index, value))
+            if verdicts[-1] and control["kind"] != "select":
+                break
+        if control["kind"] == "slider" and not any(verdicts) and None not in verdicts:
+            tried = ", ".join(
+                fmt(float(value), 4) for value in moved_values(control, default, samples)
+            )
+            problems.append(
+                f"{field(index)}: {_quoted(control)} changes {seen.nothing} in the card's default "
+                f"state (tried {tried}): give it a range or a state where it matters"
+            )
+        elif control["kind"] == "toggle" and verdicts == [False]:
+            problems.append(
+                f"{field(index)}: switching {_quoted(control)} changes {seen.nothing} in the "
+                "card's default state: give it a state where it matters, or remove it"
+            )
+        elif control["kind"] == "select":
+            same = [value for value, moved in zip(values, verdicts, strict=True) if moved is False]
+            if same:
+                options = ", ".join(repr(value) for value in same)
+                option, shows = ("option", "shows") if len(same) == 1 else ("options", "show")
+                problems.append(
+                    f"{field(index)}: {option} {options} of {_quoted(control)} {shows} "
+                    f"{seen.same} as the default {default!r}: each option must change "
+                    f"{seen.what}"
+                )
+    return problems
 
 
 def _compute_silent(demo: Mapping[str, Any]) -> list[str]:
@@ -111,38 +209,17 @@ def _compute_silent(demo: Mapping[str, Any]) -> list[str]:
 
     compute = load_compute(demo["compute"])
     state = demo["state"]
+    controls = demo.get("controls") or []
 
-    def numbers(bind: str, value: object) -> Numbers:
-        return shown_numbers(compute(copy.deepcopy({**state, bind: value}), "en"))
+    def numbers(changes: Mapping[str, object]) -> Numbers:
+        return shown_numbers(compute(copy.deepcopy({**state, **changes}), "en"))
 
-    initial = shown_numbers(compute(copy.deepcopy(dict(state)), "en"))
-    problems = []
-    for index, control in enumerate(demo.get("controls") or []):
-        bind, where = control["bind"], f"demo.controls[{index}]"
-        values = moved_values(control, state[bind])
-        if control["kind"] == "slider":  # one value that changes something is enough
-            if any(numbers(bind, value) != initial for value in values if value != state[bind]):
-                continue
-            same = values
-        else:
-            same = [value for value in values if numbers(bind, value) == initial]
-        if control["kind"] == "slider":
-            tried = ", ".join(fmt(float(value), 4) for value in values)
-            problems.append(
-                f"{where}: {_quoted(control)} changes no number the view shows in the card's "
-                f"default state (tried {tried}): give it a range or a state where it matters"
-            )
-        elif control["kind"] == "toggle" and same:
-            problems.append(
-                f"{where}: switching {_quoted(control)} changes no number the view shows in the "
-                "card's default state: give it a state where it matters, or remove it"
-            )
-        elif control["kind"] == "select" and same:
-            problems.append(
-                f"{where}: option {same[0]!r} of {_quoted(control)} shows the same numbers as "
-                f"the default {state[bind]!r}: each option must change what the view shows"
-            )
-    return problems
+    initial = numbers({})
+
+    def moves(index: int, value: object) -> bool:
+        return numbers({controls[index]["bind"]: value}) != initial
+
+    return silent_in(controls, state, moves, field=lambda index: f"demo.controls[{index}]")
 
 
 def _lab_silent(demo: Mapping[str, Any]) -> list[str]:
@@ -195,8 +272,74 @@ def _shown(value: float | None) -> str:
     return "no value" if value is None else fmt(value, 4)
 
 
+_EXAMPLE = {"": "the example", "es": "the Spanish example", "en": "the English example"}
+
+
+def _example_seen(lang: str) -> Seen:
+    example = _EXAMPLE[lang]
+    return Seen(
+        f"nothing {example} shows (text, figures, tables)",
+        "the same output",
+        f"what {example} shows",
+    )
+
+
+def _example_moves(runs: Mapping[str, Any]) -> Moves:
+    """Whether a run moved the example's output from its default run (None: it did not run)."""
+    default = example_shown(runs["default"])
+    shown = {(index, repr(value)): example_shown(answer) for index, value, answer in runs["moved"]}
+
+    def moves(index: int, value: object) -> bool | None:
+        seen = shown.get((index, repr(value)))
+        return None if seen is None else seen != default
+
+    return moves
+
+
+def _example_silent(demo: Mapping[str, Any]) -> list[str]:
+    """An example-bound demo, judged on the runs ``check``'s worker made
+    (:mod:`rankcards.cards._bound`): ``demo["state"]`` holds the bound literals' values and
+    ``demo["runs"]`` maps each language's example (``""`` when both share one source) to
+    ``{"default": answer, "moved": [(control index, value, answer), ...]}``, the values as
+    :func:`moved_values` gives them with :data:`EXAMPLE_SLIDER_SAMPLES` and the answers as the
+    worker gives them; a run that failed is left out (``check`` reports it). A control silent
+    alike in every language is said once; otherwise each problem names its language's example.
+    With no runs, nothing is judged."""
+    controls = demo["example"]["controls"]
+    state = demo["state"]
+
+    def field(index: int) -> str:
+        return f"demo.example.controls[{index}].bind"
+
+    said: dict[str, list[str]] = {}  # a language's problems, in neutral words
+    named: dict[str, list[str]] = {}  # the same problems, naming the language's example
+    for lang, runs in (demo.get("runs") or {}).items():
+        moves = _example_moves(runs)
+        for words, where in ((said, ""), (named, lang)):
+            words[lang] = silent_in(
+                controls,
+                state,
+                moves,
+                field=field,
+                seen=_example_seen(where),
+                samples=EXAMPLE_SLIDER_SAMPLES,
+            )
+    problems: list[str] = []
+    for lang, messages in said.items():
+        for message, in_lang in zip(messages, named[lang], strict=True):
+            alike = all(message in others for others in said.values())
+            problem = message if alike else in_lang
+            if problem not in problems:
+                problems.append(problem)
+    return problems
+
+
 #: the checker of each demo kind, by the field that names the kind in the ``demo`` block
-CHECKERS: dict[str, Checker] = {"lab": _lab_silent, "compute": _compute_silent}
+CHECKERS: dict[str, Checker] = {
+    "lab": _lab_silent,
+    "compute": _compute_silent,
+    "example": _example_silent,
+}
 
 
 def silent_controls(demo: Mapping[str, Any]) -> list[str]:
