@@ -1,6 +1,7 @@
 """Material's search, typed into as a reader would, finds a card by its abbreviation and by its
 Spanish name, from a page in either language (issue 14, §4; the names reach the index as page
-tags, see ``rankcards.site._search``)."""
+tags, see ``rankcards.site._search``), lists the page's own language first (issue 19, §3;
+``search_gate.js``), and shows sentences, not code, in its snippets (issue 24, §2)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,14 @@ def _search(page: Any, words: str) -> list[str]:
     return page.locator(".md-search-result__item h1").all_inner_texts()
 
 
+def _pages(page: Any, site_server: str) -> list[str]:
+    """The results' pages, best first, as site paths ("es/average-precision/")."""
+    links = page.eval_on_selector_all(
+        ".md-search-result__item > .md-search-result__link", "els => els.map(e => e.href)"
+    )
+    return [link.removeprefix(site_server).partition("#")[0] for link in links]
+
+
 @pytest.mark.browser
 @pytest.mark.xdist_group("browser")
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -38,8 +47,28 @@ def test_search_finds_the_average_precision_card(page: Any, site_server: str, la
     titles = _search(page, words)
     # both language versions of the card, the English one also for the Spanish name (its tags)
     assert set(AP_TITLES.values()) <= set(titles), titles
-    assert titles[0] in AP_TITLES.values(), titles  # and first
+    # the card in the page's language first, whatever the language of the words
+    assert titles[0] == AP_TITLES[lang], titles
+    pages = _pages(page, site_server)
+    assert pages[0] == f"{lang}/average-precision/", pages
+    first_other = next(i for i, path in enumerate(pages) if not path.startswith(f"{lang}/"))
+    assert all(not path.startswith(f"{lang}/") for path in pages[first_other:]), pages
     assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_search_snippets_show_sentences_not_code(page: Any, site_server: str, lang):
+    page.set_viewport_size({"width": 1280, "height": 240})
+    page.goto(f"{site_server}{lang}/mrr/")
+    # the exercises' hints say "enumerate(ranking, start=1)" in inline code, beside starter and
+    # solution code blocks: the words are found and shown as text, the code blocks are not
+    titles = _search(page, "enumerate")
+    assert titles, "the exercises' hints mention enumerate"
+    results = page.locator(".md-search-result__list")
+    assert results.locator("code, pre").count() == 0
+    assert "enumerate" in results.inner_text()
 
 
 GAIN_AND_SETUP = {
