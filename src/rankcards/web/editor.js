@@ -94,7 +94,10 @@ export function loadEditorKit() {
         border: "none",
       },
       // A bar, not a tint: Material's token colours are only just 4.5:1 on the code background.
-      ".cm-activeLine": { boxShadow: "inset 0.15rem 0 0 var(--md-default-fg-color--lighter)" },
+      ".cm-activeLine": {
+        backgroundColor: "transparent",
+        boxShadow: "inset 0.15rem 0 0 var(--md-default-fg-color--lighter)",
+      },
       "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
     });
     const kit = { cm, extensions: [cm.syntaxHighlighting(highlight), theme] };
