@@ -208,7 +208,7 @@ class Demo {
   // a note that the state is the link's and a button back to the card's.
   #showRestored() {
     this.#restored = restoredNotice(this.#text, () => this.#backToCard());
-    this.#section.querySelector("[data-rc-share]").before(this.#restored);
+    this.#notice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
     requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
   }
 
