@@ -1,9 +1,12 @@
 """The evaluate page compares runs in real Chromium: three chosen run files and a qrels give,
 number by number, what `rankcards compare --format json` prints with the same options and seed
 (run where the files are, so that the run names are the file names); changing the test or the
-correction compares again; the per-query difference chart has one labelled, focusable bar per
-query; the downloads are the CLI's JSON and the table's CSV; one run with comparison options, or
-runs with no query in common, is one line; and nothing is sent over the network."""
+correction compares again, and an option changed while a comparison runs is applied (the table
+shown is never the one of the old options); the per-query difference chart has one labelled,
+focusable bar per query; the table fits a laptop's content column and scrolls with a cue on a
+phone, where the chart's numbers stay legible; the downloads are the CLI's JSON and the table's
+CSV; one run with comparison options, or runs with no query in common, is one line; and nothing
+is sent over the network."""
 
 from __future__ import annotations
 
@@ -54,8 +57,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     return qrels, runs
 
 
-def _cli_json(qrels: Path, runs: list[Path], test: str, correction: str) -> str:
-    measures = [arg for name in MEASURES for arg in ("-m", name)]
+def _cli_json(
+    qrels: Path, runs: list[Path], test: str, correction: str, names: list[str] = MEASURES
+) -> str:
+    measures = [arg for name in names for arg in ("-m", name)]
     printed = io.StringIO()
     cwd = os.getcwd()
     os.chdir(qrels.parent)  # the CLI names runs by their paths as given: the file names
@@ -355,3 +360,130 @@ def test_dropped_runs_compare_and_cancel_stops_a_comparison(page, site_server) -
     assert shown["delta:b.run:RR"] == repr(10 / 30 * 0.5)  # 10 queries: 0.5 -> 1
     assert (shown["wins:b.run:RR"], shown["ties:b.run:RR"]) == ("10", "20")
     assert page.locator("[data-rc-chart] rect").count() == 30
+
+
+# Once the worker has read every file (the bar full: it is comparing), changes the test, the
+# correction and the measures as a reader would, and records each table the page shows.
+CHANGE_WHILE_COMPARING = """([test, correction, measures]) => {
+    const root = document.querySelector("[data-rc-evaluate]");
+    window.rcCaptions = [];
+    new MutationObserver(() => {
+        const caption = root.querySelector("[data-rc-compare-table] caption");
+        if (caption) rcCaptions.push(caption.textContent);
+    }).observe(root.querySelector("[data-rc-compare-table]"), { childList: true });
+    const bar = root.querySelector("[data-rc-progress]");
+    const observer = new MutationObserver(() => {
+        if (!(bar.hasAttribute("value") && bar.value === bar.max && bar.max > 1)) return;
+        observer.disconnect();
+        window.rcStateWhenChanged = root.dataset.rcState;
+        for (const [selector, value] of [["[data-rc-test]", test],
+                ["[data-rc-correction]", correction], ["[data-rc-measures]", measures]]) {
+            const control = root.querySelector(selector);
+            control.value = value;
+            control.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+    });
+    observer.observe(bar, { attributes: true, attributeFilter: ["value"] });
+    root.querySelector("[data-rc-evaluate-button]").click();
+}"""
+
+NAMES = {
+    "en": {"wilcoxon": "Wilcoxon signed-rank", "caption": "correction: Bonferroni"},
+    "es": {"wilcoxon": "Wilcoxon de rangos con signo", "caption": "corrección: Bonferroni"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_option_changed_while_comparing_is_applied(page, site_server, files, lang) -> None:
+    qrels, runs = files
+    page.goto(f"{site_server}{lang}/evaluate/")
+    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=60_000)
+    page.set_input_files('[data-rc-file="qrels"]', qrels)
+    page.set_input_files('[data-rc-file="run"]', runs)
+    page.fill("[data-rc-measures]", " ".join(MEASURES))
+    page.select_option("[data-rc-correction]", "holm")
+    page.fill("[data-rc-seed]", str(SEED))
+    page.evaluate(CHANGE_WHILE_COMPARING, ["wilcoxon", "bonferroni", "AP RR"])
+    _state(page, "done")
+    assert page.evaluate("rcStateWhenChanged") == "running"
+    # the table is the CLI's with the options the controls show now...
+    document = json.loads(_cli_json(qrels, runs, "wilcoxon", "bonferroni", ["AP", "RR"]))
+    holm = json.loads(_cli_json(qrels, runs, "t", "holm"))
+    _assert_same(_shown_metrics(page), _expected_metrics(document))
+    assert _expected_metrics(document) != _expected_metrics(holm)
+    caption = page.text_content("[data-rc-compare-table] caption")
+    assert NAMES[lang]["wilcoxon"] in caption and NAMES[lang]["caption"] in caption
+    # ...and the old options' table was never shown, not even for a moment
+    assert page.evaluate("rcCaptions") == [caption]
+    assert page.get_attribute("[data-rc-compare-results]", "aria-busy") is None
+    _same(json.loads(_download(page, "json")), document)  # the download is the new one too
+    measures = page.eval_on_selector_all(
+        "[data-rc-chart-measure] option", "els => els.map(e => e.value)"
+    )
+    assert measures == ["AP", "RR"]
+
+
+# The comparison table's box, its caption and its last header, against the content column.
+TABLE_BOX = """() => {
+    const table = document.querySelector("[data-rc-compare-table] table");
+    const column = document.querySelector(".md-content__inner").getBoundingClientRect();
+    const style = getComputedStyle(table);
+    const heads = [...table.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().right);
+    return {
+        column: [column.left, column.right],
+        table: table.getBoundingClientRect().right,
+        scrolls: table.scrollWidth > table.clientWidth + 1,
+        scroller: ["auto", "scroll"].includes(style.overflowX),
+        cue: style.backgroundImage.includes("gradient"),
+        caption: table.caption.getBoundingClientRect().right,
+        lastHead: Math.max(...heads),
+        page: document.documentElement.scrollWidth,
+    };
+}"""
+
+# The rendered size of the chart's axis numbers: CSS font size times the SVG's scale.
+AXIS_PX = """() => [...document.querySelectorAll("[data-rc-chart] text")].map(
+    (text) => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a)"""
+
+
+def _chart_fits(page: Any) -> None:
+    """Waits until the chart is drawn at its box's width (it is redrawn after a resize)."""
+    page.wait_for_function(
+        """() => {
+            const figure = document.querySelector("[data-rc-chart]");
+            const svg = figure.querySelector("svg");
+            return svg && Math.abs(svg.viewBox.baseVal.width - figure.clientWidth) < 1
+                && document.querySelector("[data-rc-evaluate]").dataset.rcChartState === "ready";
+        }"""
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_comparison_fits_a_laptop_and_reads_on_a_phone(page, site_server, files, lang) -> None:
+    qrels, runs = files
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_server}{lang}/evaluate/")
+    page.set_input_files('[data-rc-file="qrels"]', qrels)
+    page.set_input_files('[data-rc-file="run"]', runs)
+    page.fill("[data-rc-measures]", " ".join(MEASURES))
+    page.select_option("[data-rc-correction]", "holm")
+    _compare(page)
+    _chart_fits(page)
+    box = page.evaluate(TABLE_BOX)
+    left, right = box["column"]
+    assert right - left == pytest.approx(688, abs=40)  # a laptop's content column
+    # every column and the caption in the content column: nothing to scroll to
+    assert not box["scrolls"], box
+    assert box["table"] <= right + 1 and box["lastHead"] <= right + 1, box
+    assert box["caption"] <= right + 1, box
+    assert min(page.evaluate(AXIS_PX)) >= 11
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    _chart_fits(page)  # redrawn at the phone's width
+    box = page.evaluate(TABLE_BOX)
+    assert box["page"] <= 390, box  # the page itself does not scroll sideways
+    # the table scrolls inside its box, and says so with the shadow cue; its caption stays
+    # in the screen's column
+    assert box["scrolls"] and box["scroller"] and box["cue"], box
+    assert box["caption"] <= box["column"][1] + 1, box
+    assert min(page.evaluate(AXIS_PX)) >= 11

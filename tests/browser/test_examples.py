@@ -118,6 +118,37 @@ def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):
     assert _editor_text(block) == example.source
 
 
+LEAVE = {"en": "Esc, then Tab: leave the editor", "es": "Esc y luego Tab: salir del editor"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_editor_says_how_to_leave_it_while_it_has_focus(page, site_server, lang):
+    """Tab indents inside the editor: a line under it says how to leave (Esc, then Tab), shown
+    while it has focus and given as its accessible description; the exercise's editor too."""
+    page.route("**/assets/pyodide/**", lambda route: route.abort())  # the editor needs no Python
+    page.goto(f"{site_server}{lang}/mrr/")
+    for block in (
+        page.locator("[data-rc-example][data-rc-enhanced]").first,
+        page.locator("[data-rc-exercise]").first,
+    ):
+        hint = block.locator(".rc-editor-hint")
+        block.locator("[data-rc-source]").focus()  # the code becomes the editor, focused
+        page.wait_for_function("document.activeElement.classList.contains('cm-content')")
+        assert hint.is_visible() and hint.inner_text() == LEAVE[lang]
+        described = page.evaluate(
+            "document.getElementById(document.activeElement.getAttribute('aria-describedby'))"
+            ".textContent"
+        )
+        assert described == LEAVE[lang]
+        editor = block.locator(".cm-editor").bounding_box()
+        under = hint.bounding_box()
+        assert 0 <= under["y"] - (editor["y"] + editor["height"]) <= 12  # right under the editor
+        page.keyboard.press("Escape")
+        page.keyboard.press("Tab")
+        assert not page.evaluate("document.activeElement.classList.contains('cm-content')")
+        hint.wait_for(state="hidden")  # no clutter once the reader has left
+
+
 def test_without_javascript_the_code_and_its_output_are_shown(browser, site_server, examples):
     example = examples[0]
     context = browser.new_context(java_script_enabled=False)

@@ -1,4 +1,6 @@
-"""Phone width: no page is wider than a 390 px screen (wide content scrolls inside its box)."""
+"""Phone width: no page is wider than a 390 px screen (wide content scrolls inside its box, with a
+visible cue: display formulas too); laptop width: a demo's tables fit its box; the significance
+card's difference chart has a legible y axis at both widths."""
 
 from __future__ import annotations
 
@@ -146,3 +148,120 @@ def test_each_ranked_item_shows_its_rank_and_relevance(page: Any, site_server: s
     relevant = page.locator(".rc-rl-item[data-grade='1']").first.evaluate(background)
     other = page.locator(".rc-rl-item[data-grade='0']").first.evaluate(background)
     assert relevant != other, "a relevant document looks like the others"
+
+
+def _card_pages(site: Path) -> list[str]:
+    """Every card page, both languages."""
+    return sorted(
+        path.parent.relative_to(site).as_posix() + "/"
+        for path in site.rglob("index.html")
+        if 'class="rc-card__formula"' in path.read_text(encoding="utf-8")
+    )
+
+
+# Each display formula wider than its box: the box scrolls sideways and shows the shadow cue
+# (viz.css); phones hide scrollbars, so a scrollbar alone is no cue.
+_CUT_FORMULAS = """() => [...document.querySelectorAll('.katex-display')].flatMap((formula) => {
+  const box = formula.closest('.rc-card__formula') || formula.parentElement;
+  const wide = formula.scrollWidth > box.clientWidth + 1;
+  const style = getComputedStyle(box);
+  const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+  const cue = style.backgroundImage.includes('gradient');
+  const inside = box.getBoundingClientRect().right <= innerWidth + 1;
+  if (!wide) return inside ? [] : ['the formula box passes the screen'];
+  return scrolls && cue && inside ? [] : [
+    `${Math.round(formula.scrollWidth)} px in ${box.clientWidth}: scrolls ${scrolls}, cue ${cue}`];
+})"""
+
+
+def test_wide_display_formulas_scroll_with_a_visible_cue_on_a_phone(
+    page: Any, site_server: str, built_site: Path
+) -> None:
+    page.route("**/assets/pyodide/**", lambda route: route.abort())  # layout only
+    page.set_viewport_size({"width": 390, "height": 844})
+    pages = _card_pages(built_site)
+    assert len(pages) >= 40, pages
+    found: dict[str, list[str]] = {}
+    wide = 0
+    for path in pages:
+        page.goto(f"{site_server}{path}")
+        wide += page.evaluate(
+            "[...document.querySelectorAll('.katex-display')]"
+            ".filter((f) => f.scrollWidth > f.parentElement.clientWidth + 1).length"
+        )
+        problems = page.evaluate(_CUT_FORMULAS)
+        if problems:
+            found[path] = problems
+    assert wide >= 20  # MRR, nDCG, ERR and the significance formulas among them
+    assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
+
+
+# Each table of the demo: its last column inside the demo's box, nothing to scroll to.
+_TABLES_FIT = """(section) => [...section.querySelectorAll('table')].flatMap((table) => {
+  const right = section.getBoundingClientRect().right;
+  const cells = [...table.querySelectorAll('th, td')].map((c) => c.getBoundingClientRect().right);
+  const end = Math.max(...cells);
+  return table.scrollWidth <= table.clientWidth + 1 && end <= right + 1 ? [] : [
+    `${table.className}: ${table.scrollWidth} px in ${table.clientWidth}, `
+    + `ends at ${Math.round(end)}`];
+})"""
+
+
+def test_every_demo_table_fits_its_box_on_a_laptop(
+    page: Any, site_server: str, built_site: Path
+) -> None:
+    """At 1280 px the demo tables fit whole (the Spanish ERR lab's steps were cut at 646 px)."""
+    page.route("**/assets/pyodide/**", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 800})
+    found: dict[str, list[str]] = {}
+    tables = 0
+    for path in _demo_pages(built_site):
+        page.goto(f"{site_server}{path}")
+        section = page.locator("section[data-rc-demo]").first
+        tables += section.locator("table").count()
+        problems = section.evaluate(_TABLES_FIT)
+        if problems:
+            found[path] = problems
+    assert tables >= 20
+    assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
+
+
+# The significance card's difference chart: its y axis' label and tick numbers as rendered, and
+# where the "0" tick sits against the plot's zero line.
+_Y_AXIS = """(figure) => {
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const label = figure.querySelector('.rc-sig-ylabel');
+  const ticks = [...figure.querySelectorAll('.rc-sig-ticks > span')];
+  const zeroTick = ticks.find((t) => t.textContent === '0').getBoundingClientRect();
+  const zeroLine = figure.querySelector('svg line').getBoundingClientRect();
+  const plot = figure.querySelector('svg').getBoundingClientRect();
+  const box = figure.getBoundingClientRect();
+  return {
+    label: label.textContent, labelPx: px(label), labelShown: label.getBoundingClientRect().height,
+    ticks: ticks.map((t) => t.textContent), tickPx: Math.min(...ticks.map(px)),
+    tops: ticks.map((t) => t.getBoundingClientRect().top),
+    zeroOffset: Math.abs((zeroTick.top + zeroTick.bottom) / 2 - zeroLine.top),
+    inside: ticks.every((t) => {
+      const r = t.getBoundingClientRect();
+      return r.left >= box.left - 1 && r.right <= plot.left + 1;
+    }),
+  };
+}"""
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "difference"), ("es", "diferencia")])
+def test_the_significance_chart_has_a_legible_y_axis(
+    page: Any, site_server: str, lang: str, label: str
+) -> None:
+    page.route("**/assets/pyodide/**", lambda route: route.abort())
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{site_server}{lang}/significance-testing/")
+        axis = page.locator(".rc-sig-chart").evaluate(_Y_AXIS)
+        assert axis["label"] == label and axis["labelShown"] > 0, axis
+        assert axis["labelPx"] >= 11 and axis["tickPx"] >= 11, axis
+        high, zero, low = axis["ticks"]
+        assert zero == "0" and float(high) > 0 and low == f"\u2212{high}", axis
+        assert axis["tops"] == sorted(axis["tops"]), axis  # +, 0, - from top to bottom
+        assert axis["zeroOffset"] <= 1.5, axis  # the 0 tick on the zero line
+        assert axis["inside"], axis  # the numbers between the label and the plot

@@ -29,7 +29,7 @@ window.addEventListener("rankcards:runtime", (event) => {
 });
 """
 MATERIAL_PAGE = (
-    '<html><head><script id="__config" type="application/json">{"base": "../..", '
+    '<html lang="es"><head><script id="__config" type="application/json">{"base": "../..", '
     '"search": "../../assets/javascripts/workers/search.a7633da7.min.js", "tags": null}'
     "</script></head></html>"
 )
@@ -52,8 +52,11 @@ def _config(html: str) -> dict[str, Any]:
 
 def test_gate_search_names_the_gate_beside_materials_worker():
     app = _config(gate_search(MATERIAL_PAGE))
-    gate = "../../assets/javascripts/workers/search_gate.js?worker=search.a7633da7.min.js"
+    gate = "../../assets/javascripts/workers/search_gate.js?worker=search.a7633da7.min.js&lang=es"
     assert app == {"base": "../..", "search": gate, "tags": None}
+    # a page that names no language: the gate keeps lunr's order
+    app = _config(gate_search(MATERIAL_PAGE.replace(' lang="es"', "")))
+    assert app["search"] == gate.removesuffix("&lang=es")
 
 
 def test_gate_search_leaves_other_pages_alone():
@@ -80,7 +83,8 @@ def test_the_built_site_starts_materials_worker_through_the_gate(built_site: Pat
         search = _config((built_site / page).read_text(encoding="utf-8"))["search"]
         gate = search.rpartition("/")[2]
         assert gate.startswith("search_gate.js?worker=search."), page
-        worker = gate.split("?worker=")[1]
+        worker, _, lang = gate.split("?worker=")[1].partition("&lang=")
+        assert lang == page[:2], page  # the page's language: its results come first
         workers = built_site / "assets/javascripts/workers"
         assert (workers / "search_gate.js").is_file() and (workers / worker).is_file()
     assert not (built_site / "assets/rankcards/search_gate.js").exists()

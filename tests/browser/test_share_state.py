@@ -303,3 +303,60 @@ def test_code_too_long_for_a_link_is_not_offered_as_one(page, site_server):
     )
     assert "demasiado largo" in said.text_content()
     assert page.locator("[data-rc-share-code-link]").is_hidden()
+
+
+RESTORED = {
+    "en": (
+        "This is the state of the link you opened, not the card's own.",
+        "Back to the card's state",
+        "The card's own state is shown.",
+    ),
+    "es": (
+        "Este es el estado del enlace que has abierto, no el propio de la ficha.",
+        "Volver al estado de la ficha",
+        "Se muestra el estado propio de la ficha.",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_shared_link_scrolls_to_its_demo_says_so_and_leads_back(
+    page, site_server, mrr_demo_values, lang
+):
+    said, back, done = RESTORED[lang]
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{site_server}{lang}/mrr/#demo={_link({'k': 1})}")
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(LIVE)
+    # the demo, far down the card, is on screen at once: at the top, under the sticky header
+    top = page.locator(DEMO).evaluate("s => s.getBoundingClientRect().top")
+    assert page.evaluate("scrollY") > 300 and 0 <= top <= 150, top
+    notice = page.locator(f"{DEMO} [data-rc-share-restored]")
+    assert notice.is_visible()
+    status = notice.get_by_role("status")  # a polite live region: read out when it fills
+    page.wait_for_function(
+        "(text) => document.querySelector('[data-rc-share-restored] [role=status]')"
+        ".textContent === text",
+        arg=said,
+    )
+    assert status.inner_text() == said
+    state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
+    assert _shown(page)["MRR"] == repr(mrr_demo_values({**state, "k": 1})["MRR"])
+
+    _after(page, notice.get_by_role("button", name=back).click)
+    assert _shown(page)["MRR"] == repr(mrr_demo_values(state)["MRR"])
+    assert page.input_value(f'{DEMO} input[type="range"]') == str(state["k"])
+    assert "demo=" not in page.url
+    assert notice.count() == 0
+    assert page.evaluate("document.activeElement.dataset.rcShareButton") == ""  # Share, next
+    assert page.text_content(f"{DEMO} [data-rc-share-said]") == done
+    assert _errors(page) == []
+
+
+def test_the_shared_state_note_goes_once_the_reader_changes_the_demo(page, site_server):
+    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 1})}")
+    _live(page)
+    assert page.locator("[data-rc-share-restored]").is_visible()
+    _slide(page, "3")
+    assert page.locator("[data-rc-share-restored]").count() == 0  # the state is the reader's now
+    assert "#demo=" in page.url

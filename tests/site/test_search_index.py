@@ -91,3 +91,25 @@ def test_the_built_index_tags_each_card_page_with_its_names(built_site: Path):
         # both titles and both languages' tags, whatever the page's language
         assert {"Alpha", "Alfa", "Test", "Prueba"} <= set(tags)
     assert tagged["en/"] is None  # hand-written pages are indexed by their text alone
+
+
+def test_the_built_index_holds_prose_not_code_outputs_or_copied_tags(built_site: Path):
+    """Issue 24 §2: no code block, example output or figure in the index every reader downloads,
+    so a snippet is a sentence; a page's tags once, on the page's own entry."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    docs = index["docs"]
+    texts = {entry["location"]: entry["text"] for entry in docs}
+    for entry in docs:
+        assert "<pre" not in entry["text"] and "<code" not in entry["text"], entry["location"]
+        if "#" in entry["location"]:
+            assert "tags" not in entry, entry["location"]
+    for lang in ("en", "es"):
+        example = texts[f"{lang}/alpha/#example"]
+        assert example.strip()  # the caption stays: it says what the example shows
+        assert "values = [len(TOY)" not in example  # the source does not
+        assert "sum 5" not in example  # nor the output it printed at build time
+    # the contributing guide's code blocks are left out too, its inline code kept as words
+    guide = " ".join(text for location, text in texts.items() if "contributing" in location)
+    assert "binds its cutoff to a K slider" not in guide  # a comment in its YAML block
+    assert 'Figure(title="Recall by cutoff"' not in guide
+    assert "rankcards new my-concept --category rank-aware" in guide  # inline code, as text

@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 
 from rankcards.cli import main
-from rankcards.viz._compare_chart import HEIGHT, MARGIN, difference_chart, difference_label
+from rankcards.viz._compare_chart import (
+    HEIGHT,
+    MARGIN,
+    MARGIN_LEFT,
+    difference_chart,
+    difference_label,
+)
 from rankcards.viz._compare_view import CSV_COLUMNS, compare_run_files
 
 
@@ -187,3 +193,20 @@ def test_difference_chart_escapes_and_edges() -> None:
     with pytest.raises(ValueError, match="finite"):
         difference_chart(["a"], [0.1], [float("nan")])
     assert difference_label("q1", -1e-9) == "q1: -0.000"
+
+
+@pytest.mark.parametrize(("width", "drawn"), [(358, 358), (688, 688), (100, 240), (9000, 2000)])
+def test_difference_chart_is_drawn_at_the_width_it_is_shown_at(width: int, drawn: int) -> None:
+    """One SVG unit per CSS pixel: the axis' numbers keep their CSS size on a phone."""
+    chart = difference_chart(["a", "b", "c", "d"], [0.1] * 4, [0.3, 0.0, 0.1, 0.5], width=width)
+    svg = chart["svg"]
+    assert f'viewBox="0 0 {drawn} {HEIGHT}"' in svg
+    rects = re.findall(r"<rect ([^>]*)>", svg)
+    right = max(
+        float(re.search(r' x="([\d.]+)"', r).group(1))
+        + float(re.search(r' width="([\d.]+)"', r).group(1))
+        for r in rects
+    )
+    step = (drawn - MARGIN_LEFT - MARGIN) / 4  # the bars fill the plot to its margin
+    assert right == pytest.approx(drawn - MARGIN - 0.075 * step, abs=0.02)
+    assert f'x2="{drawn - MARGIN}"' in svg  # and so does the zero line

@@ -326,3 +326,28 @@ def test_null_systems_are_significant_about_alpha_of_the_time_and_intervals_cove
         covered += low <= 0.05 <= high
     assert 0.02 <= fired / len(seeds) <= 0.09
     assert 0.91 <= covered / len(seeds) <= 0.98
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "effect"), [("en", "difference", 0.05), ("es", "diferencia", 0.15)]
+)
+def test_the_difference_chart_has_a_y_axis_with_ticks_and_a_label(lang, label, effect):
+    """Issue 19 §3: the sorted difference chart reads as a chart, its scale on a labelled axis.
+    The ticks sit where the bars' scale puts their values: the top of the plot is the largest
+    absolute difference (at least 0.3)."""
+    import re
+
+    state = {**TEST_STATE, "effect": effect}
+    html = view(state, lang)
+    assert f'<span class="rc-sig-ylabel">{label}</span>' in html
+    pair = _pair(state)
+    scores = zip(pair["baseline"]["score"], pair["S1"]["score"], strict=True)
+    differences = [s - b for b, s in scores]
+    reach = max(0.3, max(abs(d) for d in differences))
+    ticks = re.findall(r'<span data-tick="([^"]+)" style="top: ([\d.]+)%">([^<]+)</span>', html)
+    assert len(ticks) == 3
+    values = [float(value) for value, _, _ in ticks]
+    assert values[0] == -values[2] > 0 and values[1] == 0 and values[0] <= reach
+    for value, top, shown_text in ticks:
+        assert float(top) == pytest.approx(50 - 50 * float(value) / reach, abs=0.01)
+        assert float(shown_text.replace("\u2212", "-")) == float(value)

@@ -146,8 +146,7 @@ EXERCISE_STRINGS = {
         "hints": "Hints",
         "show_solution": "Show the solution",
         "solution": "Solution",
-        "editor": "Your answer, editable Python. Ctrl+Enter checks it; Escape then Tab leaves "
-        "the editor.",
+        "editor": "Your answer, editable Python. Ctrl+Enter checks it.",
         "checking": "Checking…",
         "pass": "Right: your function gives the reference's value on all {total} cases "
         "({named} edge cases and {random} random rankings).",
@@ -186,8 +185,7 @@ EXERCISE_STRINGS = {
         "hints": "Pistas",
         "show_solution": "Ver la solución",
         "solution": "Solución",
-        "editor": "Tu respuesta, código Python editable. Ctrl+Enter la comprueba; Escape y "
-        "luego Tab sale del editor.",
+        "editor": "Tu respuesta, código Python editable. Ctrl+Enter la comprueba.",
         "checking": "Comprobando…",
         "pass": "Correcto: tu función da el valor de la referencia en los {total} casos "
         "({named} casos límite y {random} rankings aleatorios).",

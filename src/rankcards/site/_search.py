@@ -1,9 +1,13 @@
-"""What the search index sees of a card page: its text, without the bulk of its markup, and
-the names a reader may type to find it.
+"""What the search index sees of a page: its prose, without the bulk of its markup, and the
+names a reader may type to find it.
 
 KaTeX output (an HTML rendering plus MathML, per formula) and the pre-rendered demo view are most
 of a card page's bytes but nothing a reader searches for; the search plugin's HTML parser was
 half of a build's time on them. The index gets each formula as its TeX source and no demo view.
+Code blocks, their outputs and the figures an example draws are left out too: they were a third
+of the index that every reader downloads, and a result's snippet showed a wall of code instead of
+the sentence that matched. Inline code keeps its words (``recip_rank`` is still found) without
+its markup, so a snippet is plain text.
 
 A page's text is in one language, but readers search by any name of the concept: "MAP",
 "precisión media", "nDCG", "ganancia". :func:`search_terms` gathers a card's names in every
@@ -15,6 +19,7 @@ in either language, is found by each of them.
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 import unicodedata
 
@@ -26,6 +31,7 @@ _BRACKETS = re.compile(r"[(),]")
 _JOINS = re.compile(r"(?:^|\s)(?:and|y|vs|&)(?:\s|$)")
 
 _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
+_CODE_TAG = re.compile(r"</?code\b[^>]*>")
 
 
 def _element_end(html: str, start: int, tag: str) -> int:
@@ -53,14 +59,38 @@ def _tex(element: str) -> str:
 
 
 def search_html(html: str) -> str:
-    """``html`` with formulas as TeX text and demo views removed.
+    """``html`` with formulas as TeX text, and no demo view, code block, output or figure.
 
     >>> search_html('a <span class="katex"><span><annotation encoding="application/x-tex">'
     ...             'x^2</annotation></span><span>x2</span></span> b')
     'a  x^2  b'
+    >>> search_html('<p>Use <code>recip_rank</code>:</p><pre><code>print(1)</code></pre>')
+    '<p>Use recip_rank:</p> '
     """
     html = _replace_elements(html, '<section class="rc-demo"', "section", lambda _: "")
-    return _replace_elements(html, '<span class="katex">', "span", _tex)
+    html = _replace_elements(html, '<div class="rc-example__figures"', "div", lambda _: "")
+    html = _replace_elements(html, "<pre", "pre", lambda _: " ")
+    html = _replace_elements(html, '<span class="katex">', "span", _tex)
+    return _CODE_TAG.sub("", html)
+
+
+def slim_index(text: str) -> str:
+    """Material's search index (``search_index.json``'s text) with a page's tags kept on the
+    page's own entry only.
+
+    Material copies a page's ``tags`` onto every section of the page; the page entry alone
+    carries them to the reader just as well (a name still finds its card, boosted above any
+    title), and the copies were a sixth of the index.
+
+    >>> slim_index('{"config": {}, "docs": [{"location": "en/x/", "tags": ["X"]},'
+    ...            ' {"location": "en/x/#a", "tags": ["X"]}]}')
+    '{"config":{},"docs":[{"location":"en/x/","tags":["X"]},{"location":"en/x/#a"}]}'
+    """
+    index = json.loads(text)
+    for entry in index["docs"]:
+        if "#" in entry["location"]:
+            entry.pop("tags", None)
+    return json.dumps(index, ensure_ascii=False, separators=(",", ":"))
 
 
 def name_parts(title: str) -> list[str]:

@@ -4,7 +4,9 @@ Everything is validated and rendered in ``on_config``, before MkDocs cleans or w
 directory, so an invalid card fails the build with its ``path:line:column`` problems and leaves
 an existing ``site/`` untouched; under ``mkdocs serve`` the same failure is printed and the last
 good build keeps being served. Pages are virtual files (``File.generated``), their HTML comes
-from the generator (``on_page_content``), so Material's search indexes the card text.
+from the generator (``on_page_content``), so Material's search indexes the card text: its prose
+only (``rankcards.site._search``: no formula markup, demo view, code block or output), with a
+page's tags on the page's own entry.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import rankcards
 from rankcards.cards import LANGS, CardError, KatexUnavailable, RenderedCard, build_cards
 from rankcards.site._i18n import LANGUAGE_NAMES
 from rankcards.site._options import SiteInputError, SiteOptions, locate_inputs
-from rankcards.site._search import search_html
+from rankcards.site._search import search_html, slim_index
 from rankcards.site._sitemaps import write_language_sitemaps
 from rankcards.site.generator import (
     HOME_MARKER,
@@ -186,8 +188,8 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
     def _lighten_for_search(
         self, context: dict[str, Any], *, page: MkDocsPage, config: MkDocsConfig, nav: Any
     ) -> dict[str, Any]:
-        """Before the search plugin reads ``page.content``: give it text, not markup bulk."""
-        if page.file.src_uri in self._pages and page.content:
+        """Before the search plugin reads ``page.content``: give it prose, not markup or code."""
+        if page.content:
             self._full_content[page.file.src_uri] = page.content
             page.content = search_html(page.content)
         return context
@@ -233,7 +235,11 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         server.watch(str(Path(rankcards.__file__).parent))
         return server
 
+    @event_priority(-100)  # after the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        index = Path(config.site_dir) / "search" / "search_index.json"
+        if index.is_file():
+            index.write_text(slim_index(index.read_text(encoding="utf-8")), encoding="utf-8")
         web = self._web()
         if web is not None:
             try:

@@ -10,6 +10,10 @@ language). The SVG holds no words of its own: only query ids, numbers and the ``
 Why in Python: the chart is made from the same per-query scores as the comparison
 (:func:`rankcards.viz._compare_view.compare_run_files`), and is tested here in CPython.
 
+Why a ``width``: the page draws the chart at the width of its box, one SVG unit per CSS pixel,
+so that the axis' numbers keep the size the style sheet gives them (12 px) on a phone as on a
+laptop; a fixed view box scaled to a 360 px phone column drew them at 6 px.
+
 >>> chart = difference_chart(["q1", "q2", "q3"], [0.5, 0.5, 0.2], [1.0, 0.25, 0.2])
 >>> chart["bars"]
 [{'qid': 'q1', 'difference': 0.5, 'label': 'q1: +0.500'}, \
@@ -28,7 +32,8 @@ from typing import Any
 
 __all__ = ["difference_chart", "difference_label"]
 
-WIDTH = 640
+WIDTH = 640  # the default width, in px
+MIN_WIDTH, MAX_WIDTH = 240, 2000
 HEIGHT = 240
 MARGIN_LEFT = 48  # room for the axis' numbers
 MARGIN = 12
@@ -49,6 +54,7 @@ def difference_chart(
     baseline: Sequence[float],
     run: Sequence[float],
     title: str = "",
+    width: int = WIDTH,
 ) -> dict[str, Any]:
     """The bars of ``run - baseline`` per query, sorted, and their SVG.
 
@@ -57,6 +63,7 @@ def difference_chart(
         baseline: the baseline's per-query values.
         run: the run's per-query values.
         title: the chart's accessible name (the page's words for measure, run and baseline).
+        width: the SVG's width in px (its view box), kept within 240..2000.
 
     Returns:
         ``{"svg", "bars": [{"qid", "difference", "label"}] sorted by difference descending
@@ -85,7 +92,7 @@ def difference_chart(
     ]
     scale = max((abs(d) for d in differences), default=0.0) or 1.0
     return {
-        "svg": _svg(bars, scale, title),
+        "svg": _svg(bars, scale, title, max(MIN_WIDTH, min(int(width), MAX_WIDTH))),
         "bars": bars,
         "wins": sum(1 for d in differences if d > 0.0),
         "losses": sum(1 for d in differences if d < 0.0),
@@ -99,14 +106,14 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _svg(bars: list[dict[str, Any]], scale: float, title: str) -> str:
-    plot_width = WIDTH - MARGIN_LEFT - MARGIN
+def _svg(bars: list[dict[str, Any]], scale: float, title: str, width: int) -> str:
+    plot_width = width - MARGIN_LEFT - MARGIN
     half = (HEIGHT - 2 * MARGIN) / 2
     zero = MARGIN + half
     step = plot_width / max(len(bars), 1)
     gap = step * 0.15 if step >= 4 else 0.0
     parts = [
-        f'<svg class="rc-cmp-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="group"'
+        f'<svg class="rc-cmp-chart" viewBox="0 0 {width} {HEIGHT}" role="group"'
         f' aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
@@ -135,7 +142,7 @@ def _svg(bars: list[dict[str, Any]], scale: float, title: str) -> str:
         )
     parts.append("</g>")
     parts.append(
-        f'<line class="rc-cmp-zero" x1="{MARGIN_LEFT}" x2="{WIDTH - MARGIN}"'
+        f'<line class="rc-cmp-zero" x1="{MARGIN_LEFT}" x2="{width - MARGIN}"'
         f' y1="{_number(zero)}" y2="{_number(zero)}" aria-hidden="true"/>'
     )
     parts.append("</svg>")

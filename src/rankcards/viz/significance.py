@@ -74,6 +74,7 @@ _TEXT = {
         "family_sample": "Sample {seed}: {n} queries; S1 is really better by {effect}, every "
         "other system is identical to the baseline in expectation.",
         "chart": "Per-query difference (system − baseline), sorted; the dashed line is the mean",
+        "chart_axis": "difference",
         "wins": "System better on {w} queries, worse on {l}, tied on {t}.",
         "test_caption": "The same {n} differences, four tests (α = 0.05, two-sided)",
         "test": "Test",
@@ -129,6 +130,7 @@ _TEXT = {
         "los demás sistemas son iguales a la línea base en esperanza.",
         "chart": "Diferencia por consulta (sistema − línea base), ordenada; la línea discontinua "
         "es la media",
+        "chart_axis": "diferencia",
         "wins": "El sistema gana en {w} consultas, pierde en {l} y empata en {t}.",
         "test_caption": "Las mismas {n} diferencias, cuatro pruebas (α = 0.05, bilaterales)",
         "test": "Prueba",
@@ -271,11 +273,23 @@ def _differences(state: dict[str, Any]) -> list[float]:
     return [s - b for b, s in zip(pair["baseline"]["score"], pair["S1"]["score"], strict=True)]
 
 
-def _difference_chart(differences: Sequence[float], caption: str) -> Html:
-    """Sorted bars of the per-query differences around a zero line; the mean dashed."""
+#: The labelled ticks of the difference chart's y axis: the largest of these within the axis'
+#: half-range, its opposite and 0.
+_NICE_TICKS = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.75, 0.8, 1.0)
+
+
+def _difference_chart(differences: Sequence[float], caption: str, axis_label: str) -> Html:
+    """Sorted bars of the per-query differences around a zero line, the mean dashed, with a y
+    axis: its label and three labelled ticks (a nice value, 0 and its opposite).
+
+    The bars are an SVG stretched to the demo's width (``preserveAspectRatio="none"``, its
+    lines of constant width); the axis is HTML beside it, so its words and numbers keep the
+    page's font size at any width (viz.css, ``.rc-sig-*``).
+    """
     ordered = sorted(differences)
     width, half = 6 * len(ordered), 40.0
-    scale = half / max(0.3, max(abs(d) for d in ordered))
+    reach = max(0.3, max(abs(d) for d in ordered))  # the axis runs from -reach to +reach
+    scale = half / reach
     bars = []
     for index, d in enumerate(ordered):
         height = round(abs(d) * scale, 2)
@@ -289,29 +303,44 @@ def _difference_chart(differences: Sequence[float], caption: str) -> Html:
             el("rect", {"x": index * 6 + 1, "y": y, "width": 4, "height": height, "style": style})
         )
     mean_y = round(half - mean(differences) * scale, 2)
-    line = "stroke: var(--md-default-fg-color, #000); stroke-width: 0.6"
+    line = "stroke: var(--md-default-fg-color, #000); stroke-width: 1"
+    line += "; vector-effect: non-scaling-stroke"
+    tick = max(value for value in _NICE_TICKS if value <= reach)
+    ticks = [
+        el(
+            "span",
+            {"data-tick": fmt(value), "style": f"top: {fmt(50 - 50 * value / reach, 2)}%"},
+            "0" if value == 0 else fmt(value, 2).replace("-", "−"),
+        )
+        for value in (tick, 0.0, -tick)
+    ]
     return el(
         "figure",
         {"class": "rc-sig-chart", "style": "margin: 0.4em 0"},
         el(
-            "svg",
-            {
-                "viewBox": f"0 0 {width} {2 * half}",
-                "preserveAspectRatio": "none",
-                "style": "width: 100%; height: 6rem; display: block",
-                "aria-hidden": "true",
-            },
-            bars,
-            el("line", {"x1": 0, "y1": half, "x2": width, "y2": half, "style": line}),
+            "div",
+            {"class": "rc-sig-plot"},
+            el("span", {"class": "rc-sig-ylabel"}, axis_label),
+            el("div", {"class": "rc-sig-ticks", "aria-hidden": "true"}, ticks),
             el(
-                "line",
+                "svg",
                 {
-                    "x1": 0,
-                    "y1": mean_y,
-                    "x2": width,
-                    "y2": mean_y,
-                    "style": line + "; stroke-dasharray: 3 2",
+                    "viewBox": f"0 0 {width} {2 * half}",
+                    "preserveAspectRatio": "none",
+                    "aria-hidden": "true",
                 },
+                bars,
+                el("line", {"x1": 0, "y1": half, "x2": width, "y2": half, "style": line}),
+                el(
+                    "line",
+                    {
+                        "x1": 0,
+                        "y1": mean_y,
+                        "x2": width,
+                        "y2": mean_y,
+                        "style": line + "; stroke-dasharray: 3 2",
+                    },
+                ),
             ),
         ),
         el("figcaption", {"class": "rc-demo-hint"}, caption),
@@ -403,7 +432,7 @@ def _test_view(state: dict[str, Any], t: dict[str, str]) -> Html:
         "div",
         {"class": "rc-view rc-sig rc-sig-test", "data-test": chosen},
         _sample_line(state, t),
-        _difference_chart(differences, t["chart"]),
+        _difference_chart(differences, t["chart"], t["chart_axis"]),
         _wins(chosen_row, t),
         el(
             "p",

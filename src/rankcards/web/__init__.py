@@ -5,7 +5,7 @@ Three functions form the contract with the site generator (the MkDocs plugin cal
 * :func:`page_assets` -> ``(scripts, styles)``: site-relative URLs to add to every page; the
   scripts are ES modules (``<script type="module">``).
 * :func:`gate_search` (``html``): a built page whose Material search worker waits while the
-  runtime boots (``search_gate.js``).
+  runtime boots and lists the results in the page's language first (``search_gate.js``).
 * :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
   ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
   compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
@@ -65,6 +65,7 @@ _NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
 _MATERIAL_WORKERS = "assets/javascripts/workers"
 _SEARCH_GATE = "search_gate.js"
 _MATERIAL_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
+_PAGE_LANG = re.compile(r'<html\b[^>]*\slang="([a-z]{2})[-"]')
 
 
 def page_assets() -> tuple[list[str], list[str]]:
@@ -76,11 +77,12 @@ def page_assets() -> tuple[list[str], list[str]]:
 
 def gate_search(html: str) -> str:
     """``html`` (a page built by MkDocs Material) with its search worker started through the
-    gate ``search_gate.js``, Material's own worker passed as ``?worker=``; any other page is
-    returned unchanged.
+    gate ``search_gate.js``, Material's own worker passed as ``?worker=`` and the page's
+    language (``<html lang>``) as ``&lang=``; any other page is returned unchanged.
 
     Why: Material builds its search index in a worker as a page loads; on two cores that slowed
-    the Python runtime's boot (see search_gate.js).
+    the Python runtime's boot. And the index holds both languages: the gate lists the results
+    in the page's language first (see search_gate.js).
     """
     match = _MATERIAL_CONFIG.search(html)
     if match is None:
@@ -90,6 +92,9 @@ def gate_search(html: str) -> str:
     if not folder.endswith(_MATERIAL_WORKERS) or not worker.endswith(".js"):
         return html
     app["search"] = f"{folder}/{_SEARCH_GATE}?worker={worker}"
+    lang = _PAGE_LANG.search(html)
+    if lang is not None:
+        app["search"] += f"&lang={lang.group(1)}"
     # As Jinja's tojson writes it (Material's template): no "</script>" can end it early.
     text = json.dumps(app)
     for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):

@@ -11,8 +11,10 @@
 //
 // The state is shareable (share.js, state_check.js): every change is written to the URL hash
 // (#demo=..., replaceState), a Share button copies that link, and a page opened with one starts
-// from the link's state once it passes the same rules as a card's own state; an invalid one is
-// dropped with a short notice (section[data-rc-shared="invalid"]) and the card's state is used.
+// from the link's state once it passes the same rules as a card's own state, scrolled into
+// view with a note that says so and offers the card's own state back
+// (section[data-rc-shared="restored"]); an invalid one is dropped with a short notice
+// (section[data-rc-shared="invalid"]) and the card's state is used.
 //
 // Why coalesce: a slider fires many input events; only the latest state is worth computing, so
 // at most one call is in flight and the newest pending state follows it.
@@ -20,7 +22,7 @@ import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { copyLink, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
+import { copyLink, decodeJSON, encodeJSON, readLink, restoredNotice, writeLink } from "./share.js";
 
 const STATES = ["idle", "pending", "live", "error"];
 const TEXT = {
@@ -32,6 +34,9 @@ const TEXT = {
     select: "Copy the selected link (Ctrl+C).",
     link: "Link to this state of the visualizer",
     invalid: "The state in this link is not valid for this card, so the card's own state is shown.",
+    restored: "This is the state of the link you opened, not the card's own.",
+    back: "Back to the card's state",
+    backDone: "The card's own state is shown.",
   },
   es: {
     loading: "Iniciando Python…",
@@ -41,6 +46,9 @@ const TEXT = {
     select: "Copia el enlace seleccionado (Ctrl+C).",
     link: "Enlace a este estado del visualizador",
     invalid: "El estado de este enlace no es válido para esta ficha: se muestra el estado propio de la ficha.",
+    restored: "Este es el estado del enlace que has abierto, no el propio de la ficha.",
+    back: "Volver al estado de la ficha",
+    backDone: "Se muestra el estado propio de la ficha.",
   },
 };
 
@@ -98,6 +106,8 @@ class Demo {
   #initial;
   #fromLink = false;
   #notice;
+  #restored = null; // the note of a state opened from a link, while it is shown
+  #shareSaid; // the share bar's polite status line
   #inFlight = false;
   #dirty = false;
   #said = "";
@@ -164,6 +174,7 @@ class Demo {
     const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
     field.hidden = true;
     const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
+    this.#shareSaid = said;
     button.addEventListener("click", async () => {
       this.#writeLink();
       said.textContent = text[await copyLink(location.href, field)];
@@ -185,6 +196,7 @@ class Demo {
         this.#fromLink = true;
         this.#section.dataset.rcShared = "restored";
         syncControls(this.#section, this.#state);
+        this.#showRestored();
         runtime.ensure().catch(() => {}); // the reader came to see this state
         return;
       }
@@ -195,7 +207,34 @@ class Demo {
     this.#rejectLink(problem);
   }
 
+  // The reader came for this demo: it is scrolled into view (once the page has laid out), with
+  // a note that the state is the link's and a button back to the card's.
+  #showRestored() {
+    this.#restored = restoredNotice(this.#text, () => this.#backToCard());
+    this.#notice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
+    requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
+  }
+
+  #hideRestored() {
+    this.#restored?.remove();
+    this.#restored = null;
+  }
+
+  #backToCard() {
+    this.#hideRestored();
+    this.#state = structuredClone(this.#initial);
+    this.#fromLink = false;
+    delete this.#section.dataset.rcShared;
+    syncControls(this.#section, this.#state);
+    this.#writeLink();
+    this.#section.querySelector("[data-rc-share-button]").focus(); // the note's button is gone
+    this.#shareSaid.textContent = this.#text.backDone;
+    this.#dirty = true;
+    this.#pump();
+  }
+
   #rejectLink(problem) {
+    this.#hideRestored();
     this.#section.dataset.rcShared = "invalid";
     this.#notice.dataset.reason = problem;
     this.#notice.hidden = false;
@@ -219,6 +258,7 @@ class Demo {
   dispatch(action, said) {
     this.#state = applyAction(this.#state, action);
     this.#fromLink = false;
+    this.#hideRestored(); // the state is now the reader's own
     syncControls(this.#section, this.#state);
     this.#writeLink();
     this.#said = said ?? "";

@@ -33,7 +33,7 @@ const TEXT = {
     reset: "Reset",
     copy: "Copy",
     copied: "Copied",
-    editor: "Python code, editable. Ctrl+Enter runs it; Escape then Tab leaves the editor.",
+    editor: "Python code, editable. Ctrl+Enter runs it.",
     output: "Output",
     stopped: "Stopped.",
     timeout: (s) => `Stopped: the run exceeded the ${s} s time limit.`,
@@ -47,7 +47,7 @@ const TEXT = {
     reset: "Restablecer",
     copy: "Copiar",
     copied: "Copiado",
-    editor: "Código Python editable. Ctrl+Enter lo ejecuta; Escape y luego Tab sale del editor.",
+    editor: "Código Python editable. Ctrl+Enter lo ejecuta.",
     output: "Salida",
     stopped: "Detenido.",
     timeout: (s) => `Detenido: la ejecución superó el límite de ${s} s.`,
@@ -95,10 +95,14 @@ export function loadEditorKit() {
       },
       ".cm-gutters": {
         backgroundColor: "var(--md-code-bg-color)",
-        color: "var(--md-default-fg-color--light)",
+        color: "var(--md-code-hl-comment-color)",
         border: "none",
       },
-      ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
+      // A bar, not a tint: Material's token colours are only just 4.5:1 on the code background.
+      ".cm-activeLine": {
+        backgroundColor: "transparent",
+        boxShadow: "inset 0.15rem 0 0 var(--md-default-fg-color--lighter)",
+      },
       "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
     });
     const kit = { cm, extensions: [cm.syntaxHighlighting(highlight), theme] };
@@ -108,11 +112,20 @@ export function loadEditorKit() {
   return editorKit;
 }
 
+// How to leave the editor (Tab indents inside it), shown under it while it has focus
+// (runtime.css) and given as its accessible description.
+const LEAVE_HINT = { en: "Esc, then Tab: leave the editor", es: "Esc y luego Tab: salir del editor" };
+let hints = 0;
+
 // The editor factory, shared with exercise.js: `run` is called on Ctrl/Cmd+Enter, `onEdit`
 // (optional) with each CodeMirror update that changed the document.
 export function mountEditor(kit, parent, doc, label, run, onEdit = null) {
   const { cm, extensions } = kit;
-  return new cm.EditorView({
+  const hint = document.createElement("p");
+  hint.className = "rc-editor-hint";
+  hint.id = `rc-editor-hint-${(hints += 1)}`;
+  hint.textContent = LEAVE_HINT[parent.closest("[data-lang]")?.dataset.lang === "es" ? "es" : "en"];
+  const view = new cm.EditorView({
     parent,
     state: cm.EditorState.create({
       doc,
@@ -129,7 +142,7 @@ export function mountEditor(kit, parent, doc, label, run, onEdit = null) {
         cm.keymap.of([...cm.defaultKeymap, ...cm.historyKeymap, cm.indentWithTab]),
         // tabindex: the editable content is focusable anyway; saying so lets checkers (axe's
         // scrollable-region-focusable) see that the scroller of a wide line is reachable.
-        cm.EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+        cm.EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": hint.id, tabindex: "0" }),
         ...(onEdit
           ? [
               cm.EditorView.updateListener.of((update) => {
@@ -140,6 +153,8 @@ export function mountEditor(kit, parent, doc, label, run, onEdit = null) {
       ],
     }),
   });
+  parent.append(hint);
+  return view;
 }
 
 function language() {

@@ -5,8 +5,13 @@
 // runs it compares them instead (rankcards.viz._compare_view:compare_run_files, the numbers of
 // `rankcards compare --format json`): a table of means, differences to the baseline (the first
 // run), p-values, intervals, effect sizes and wins/losses/ties, each number in data-metric /
-// data-value, a per-query difference chart (rankcards.viz._compare_chart, SVG made in Python)
-// and CSV and JSON downloads. Changing the test, correction, alpha, samples or seed compares again.
+// data-value, a per-query difference chart (rankcards.viz._compare_chart, SVG made in Python,
+// drawn at the width it is shown at so that its numbers stay legible) and CSV and JSON downloads.
+//
+// The results always match the controls: changing an option (measures, -c, -l, and with a
+// comparison shown the test, correction, alpha, samples or seed) evaluates again; a change made
+// while an evaluation runs is applied when it ends, whose reply is then dropped unseen (the
+// results on screen are marked busy meanwhile).
 //
 //   import { mountEvaluate } from "./evaluate.js";   mountEvaluate(root = document)
 //
@@ -55,6 +60,8 @@ class Evaluator {
   #task = null; // the evaluation under way: {cancelled, cancel}
   #result = null;
   #comparison = null; // the last comparison's reply, for the chart and the downloads
+  #chartWidth = 0; // the width the chart was drawn at
+  #shownSettings = ""; // the settings (#settings) of the results shown, as JSON
   #sort = { column: -1, descending: false };
   #urls = [];
 
@@ -63,15 +70,28 @@ class Evaluator {
     this.#t = root.dataset;
     this.#bindInput("qrels");
     this.#bindRuns();
+    // While an evaluation runs, evaluate() itself applies a change once it ends.
+    const follow = (shown) => {
+      if (shown && !this.#task && JSON.stringify(this.#settings()) !== this.#shownSettings) this.evaluate();
+    };
     for (const option of ["test", "correction", "alpha", "samples", "seed"]) {
-      this.#q(`[data-rc-${option}]`).addEventListener("change", () => {
-        if (this.#comparison && !this.#task) this.evaluate(); // the table follows the options
-      });
+      this.#q(`[data-rc-${option}]`).addEventListener("change", () => follow(this.#comparison));
+    }
+    for (const option of ["measures", "complete", "level"]) {
+      this.#q(`[data-rc-${option}]`).addEventListener("change", () => follow(this.#comparison || this.#result));
     }
     for (const select of ["measure", "run"]) {
       this.#q(`[data-rc-chart-${select}]`).addEventListener("change", () => this.#drawChart());
     }
     const chart = this.#q("[data-rc-chart]");
+    // Redrawn at its new width (a rotated phone, a resized window), after the size settles.
+    let resized = null;
+    new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (!this.#comparison || !width || width === this.#chartWidth) return;
+      clearTimeout(resized);
+      resized = setTimeout(() => this.#drawChart().catch(() => {}), 150);
+    }).observe(chart);
     const show = (event) => {
       const label = event.target.getAttribute?.("aria-label");
       if (event.target.tagName === "rect" && label) this.#q("[data-rc-chart-value]").textContent = label;
@@ -196,6 +216,16 @@ class Evaluator {
     return runs;
   }
 
+  // Everything an evaluation depends on besides the files, as the controls say now.
+  #settings() {
+    return {
+      measures: this.#q("[data-rc-measures]").value,
+      complete: this.#q("[data-rc-complete]").checked,
+      level: Number(this.#q("[data-rc-level]").value || 1),
+      ...this.#compareOptions(),
+    };
+  }
+
   #compareOptions() {
     return {
       test: this.#q("[data-rc-test]").value,
@@ -221,6 +251,10 @@ class Evaluator {
   }
 
   #showRunning(running) {
+    for (const results of this.#root.querySelectorAll("[data-rc-eval-results], [data-rc-compare-results]")) {
+      if (running) results.setAttribute("aria-busy", "true"); // what it shows is being replaced
+      else results.removeAttribute("aria-busy");
+    }
     this.#q("[data-rc-evaluate-button]").disabled = running;
     this.#q("[data-rc-eval-progress]").hidden = !running;
     const bar = this.#q("[data-rc-progress]");
@@ -257,7 +291,8 @@ class Evaluator {
       this.#root.dataset.rcState = "error";
       return;
     }
-    const options = this.#compareOptions();
+    const settings = this.#settings();
+    const { measures, complete, level, ...options } = settings;
     const changed = Object.keys(COMPARE_DEFAULTS).some((key) => options[key] !== COMPARE_DEFAULTS[key]);
     if (runs.length === 1 && changed) {
       errors.textContent = this.#t.tOneRun;
@@ -280,12 +315,7 @@ class Evaluator {
     try {
       await Promise.race([runtime.ensure(), cancelled]);
       if (!task.cancelled) {
-        const common = {
-          qrels_name: qrels.name,
-          measures: this.#q("[data-rc-measures]").value,
-          complete: this.#q("[data-rc-complete]").checked,
-          level: Number(this.#q("[data-rc-level]").value || 1),
-        };
+        const common = { qrels_name: qrels.name, measures, complete, level };
         const onProgress = (done, total) => this.#progress(done, total);
         const files = { qrels: qrels.blob };
         runs.forEach((each, index) => {
@@ -308,7 +338,11 @@ class Evaluator {
       this.#root.dataset.rcState = "cancelled";
       return;
     }
+    if (JSON.stringify(this.#settings()) !== JSON.stringify(settings)) {
+      return this.evaluate(); // an option changed meanwhile: this reply no longer matches it
+    }
     status.textContent = "";
+    this.#shownSettings = JSON.stringify(settings);
     if (!reply.ok) {
       errors.textContent = reply.error;
       this.#hideResults();
@@ -335,12 +369,15 @@ class Evaluator {
   }
 
   #hideResults() {
+    this.#result = null;
+    this.#comparison = null;
     this.#q("[data-rc-eval-results]").hidden = true;
     this.#q("[data-rc-compare-results]").hidden = true;
   }
 
   async #showComparison(reply, started) {
     this.#comparison = reply;
+    this.#result = null;
     this.#q("[data-rc-eval-results]").hidden = true;
     const { runs, measures } = reply.result;
     this.#renderComparison();
@@ -380,7 +417,9 @@ class Evaluator {
       alpha,
     });
     const head = table.createTHead().insertRow();
-    for (const name of [t.tColMeasure, t.tColRun, t.tColMean, t.tColDelta, t.tColCi, t.tColP, t.tColPAdjusted, t.tColSignificant, t.tColEffect, t.tColWlt]) {
+    // Nine columns fit a laptop's content column: the significance mark is the adjusted p's
+    // asterisk (the caption says what it means), not a column of its own.
+    for (const name of [t.tColMeasure, t.tColRun, t.tColMean, t.tColDelta, t.tColCi, t.tColP, t.tColPAdjusted, t.tColEffect, t.tColWlt]) {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = name;
@@ -409,7 +448,7 @@ class Evaluator {
         tr.insertCell().append(number("mean", run, measure, mean, mean.toFixed(4)));
         const row = comparisons.find((c) => c.run === run && c.measure === measure);
         if (!row) {
-          for (let i = 0; i < 7; i += 1) tr.insertCell();
+          for (let i = 0; i < 6; i += 1) tr.insertCell();
           continue;
         }
         tr.insertCell().append(number("delta", run, measure, row.delta, signed(row.delta)));
@@ -417,11 +456,19 @@ class Evaluator {
         ci.append("[", number("ci_low", run, measure, row.ci[0], signed(row.ci[0])), ", ");
         ci.append(number("ci_high", run, measure, row.ci[1], signed(row.ci[1])), "]");
         tr.insertCell().append(number("p", run, measure, row.p, pText(row.p)));
-        tr.insertCell().append(number("p_adjusted", run, measure, row.p_adjusted, pText(row.p_adjusted)));
-        const mark = tr.insertCell();
+        const adjusted = tr.insertCell();
+        adjusted.append(number("p_adjusted", run, measure, row.p_adjusted, pText(row.p_adjusted)));
+        const mark = document.createElement("span");
+        mark.className = "rc-cmp-mark";
         mark.dataset.metric = `significant:${run}:${measure}`;
         mark.dataset.value = String(row.significant);
-        mark.textContent = row.significant ? "*" : "";
+        if (row.significant) {
+          mark.textContent = "*";
+          mark.title = t.tColSignificant;
+          mark.setAttribute("role", "img");
+          mark.setAttribute("aria-label", t.tColSignificant);
+        }
+        adjusted.append(mark);
         const effect = row.effect_size;
         const effectText = effect === null ? `${row.delta < 0 ? "-" : "+"}∞` : `${effect < 0 ? "" : "+"}${effect.toFixed(2)}`;
         tr.insertCell().append(number("effect_size", run, measure, effect, effectText));
@@ -435,9 +482,12 @@ class Evaluator {
     this.#q("[data-rc-compare-table]").replaceChildren(table);
   }
 
-  // The chart of the chosen run against the baseline on the chosen measure, made in Python.
+  // The chart of the chosen run against the baseline on the chosen measure, made in Python at
+  // the width of its box: one unit of the SVG is one pixel, so its numbers keep their CSS size.
   async #drawChart() {
     if (!this.#comparison) return;
+    const figure = this.#q("[data-rc-chart]");
+    const width = Math.round(figure.clientWidth);
     const { queries, scores, result } = this.#comparison;
     const baseline = result.runs[0];
     const measure = this.#q("[data-rc-chart-measure]").value;
@@ -449,10 +499,11 @@ class Evaluator {
       baseline: scores[baseline][measure],
       run: scores[run][measure],
       title: format(this.#t.tChartTitle, names),
+      ...(width ? { width } : {}),
     });
     if (this.#comparison?.scores !== scores) return; // a newer comparison draws its own
-    const figure = this.#q("[data-rc-chart]");
     figure.innerHTML = chart.svg; // made by rankcards.viz._compare_chart: every text escaped
+    this.#chartWidth = width;
     figure.dataset.measure = measure;
     figure.dataset.run = run;
     this.#q("[data-rc-chart-value]").textContent = "";

@@ -9,6 +9,8 @@
 //   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
 //   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
 //                              (a read-only input) with the url selected -> "copied" | "select"
+//   restoredNotice(text, back) the note a demo opened from a link shows: `text.restored`, said
+//                              politely, and a button `text.back` that calls back() -> element
 //
 // Why the hash: it never reaches the server, and a page keeps working with any hash it gets.
 
@@ -111,4 +113,23 @@ export async function copyLink(url, field) {
     field.select();
     return "select";
   }
+}
+
+// A reader who opens a shared link sees the link's state, not the card's: the note says so (a
+// polite live region, filled once it is in the page so that screen readers announce it) and
+// its button brings the card's own state back.
+export function restoredNotice(text, back) {
+  const notice = document.createElement("div");
+  notice.className = "rc-share__notice rc-share__restored";
+  notice.dataset.rcShareRestored = "";
+  const said = document.createElement("span");
+  said.setAttribute("role", "status");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "md-button rc-share__back";
+  button.textContent = text.back;
+  button.addEventListener("click", back);
+  notice.append(said, button);
+  requestAnimationFrame(() => (said.textContent = text.restored));
+  return notice;
 }
