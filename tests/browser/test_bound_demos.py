@@ -2,10 +2,12 @@
 control rewrites its literal in the example's code and the example runs again, the live view of
 the card's own values equals the build-time view; an edit that breaks a binding disables the
 controls with a one-line notice; a shared link, a kept edit and Reset set controls and literals
-together."""
+together; a shared link scrolls to the demo with a note and a way back to the card's values."""
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 from typing import Any
 
@@ -265,4 +267,82 @@ def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_
     runs = page.evaluate("window.__runs")
     assert [reason for _, reason in runs] == ["stopped"]
     assert "Stopped." in page.locator(f"{EXAMPLE} [data-rc-output]").text_content()
+    assert page.console_errors == []
+
+
+RESTORED = {
+    "en": (
+        "This is the state of the link you opened, not the card's own.",
+        "Back to the card's state",
+        "The card's own state is shown.",
+    ),
+    "es": (
+        "Este es el estado del enlace que has abierto, no el propio de la ficha.",
+        "Volver al estado de la ficha",
+        "Se muestra el estado propio de la ficha.",
+    ),
+}
+
+
+def _link(changes: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(changes).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(("slug", "lang"), [("pooling", "en"), ("rank-correlation", "es")])
+def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_server, slug, lang):
+    """As every demo's (demo.js): the demo on screen under the header, a polite note that the
+    state is the link's, and a button that writes the card's own literals back and runs them."""
+    said, back, done = RESTORED[lang]
+    name, value, seen = MOVES[slug]
+    original = _card_source(slug, lang)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    _open(page, f"{site_server}{lang}/{slug}/")
+    built = _view(page)
+
+    page.goto("about:blank")
+    page.goto(f"{site_server}{lang}/{slug}/#demo={_link({name: value})}")
+    page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
+    top = page.locator(DEMO).evaluate("s => s.getBoundingClientRect().top")
+    assert page.evaluate("scrollY") > 300 and 0 <= top <= 150, top
+    notice = page.locator(f"{DEMO} [data-rc-share-restored]")
+    assert notice.is_visible()
+    page.wait_for_function(
+        "(text) => document.querySelector('[data-rc-share-restored] [role=status]')"
+        ".textContent === text",
+        arg=said,
+    )
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(
+        "(text) => { const b = document.querySelector('[data-rc-example]');"
+        " return !b.dataset.rcRunning && b.dataset.rcLive"
+        " && (b.querySelector('[data-rc-output]').textContent"
+        " + b.querySelector('[data-rc-tables]').innerHTML).includes(text); }",
+        arg=seen[lang],
+        timeout=60_000,
+    )
+    assert _code(page, site_server) == _rewritten(original, name, value)
+
+    _after_run(page, notice.get_by_role("button", name=back).click)
+    assert _code(page, site_server) == original  # the card's own literal text, not an edit
+    assert page.locator(f"{EXAMPLE}[data-rc-edited=true]").count() == 0
+    assert page.locator(f'{DEMO} [data-rc-bind="{name}"]').input_value() == str(
+        find_bindings(original, [name])[0][name].value
+    )
+    assert _view(page) == built
+    assert "demo=" not in page.url
+    assert notice.count() == 0
+    assert page.evaluate("document.activeElement.dataset.rcShareButton") == ""  # Share, next
+    assert page.text_content(f"{DEMO} [data-rc-share-said]") == done
+    assert page.console_errors == []
+
+
+def test_the_shared_state_note_goes_once_the_reader_moves_a_control(page, site_server):
+    name, value, _ = MOVES["pooling"]
+    page.goto(f"{site_server}en/pooling/#demo={_link({name: value})}")
+    page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
+    page.wait_for_function(READY, timeout=90_000)
+    assert page.locator("[data-rc-share-restored]").is_visible()
+    _after_run(page, lambda: _slide(page, name, value + 1))
+    assert page.locator("[data-rc-share-restored]").count() == 0  # the state is the reader's now
+    assert "#demo=" in page.url
     assert page.console_errors == []

@@ -10,6 +10,7 @@ must show those very results (a broken example fails there, and its page here).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,32 +122,43 @@ def test_keyboard_runs_and_leaves_the_editor(page, site_server, examples):
 LEAVE = {"en": "Esc, then Tab: leave the editor", "es": "Esc y luego Tab: salir del editor"}
 
 
+def _bound_card(site: Path) -> str:
+    """The first card whose demo is bound to its example (its editor is the same one)."""
+    for path in sorted((site / "en").glob("*/index.html")):
+        if "data-rc-bound" in path.read_text(encoding="utf-8"):
+            return path.parent.name
+    raise AssertionError("no card with an example-bound demo")
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_the_editor_says_how_to_leave_it_while_it_has_focus(page, site_server, lang):
+def test_the_editor_says_how_to_leave_it_while_it_has_focus(page, site_server, built_site, lang):
     """Tab indents inside the editor: a line under it says how to leave (Esc, then Tab), shown
-    while it has focus and given as its accessible description; the exercise's editor too."""
+    while it has focus and given as its accessible description; the exercise's editor and an
+    example-bound demo's example too."""
     page.route("**/assets/pyodide/**", lambda route: route.abort())  # the editor needs no Python
-    page.goto(f"{site_server}{lang}/mrr/")
-    for block in (
-        page.locator("[data-rc-example][data-rc-enhanced]").first,
-        page.locator("[data-rc-exercise]").first,
+    for slug, blocks in (
+        ("mrr", ("[data-rc-example][data-rc-enhanced]", "[data-rc-exercise]")),
+        (_bound_card(built_site), ("[data-rc-example][data-rc-enhanced]",)),
     ):
-        hint = block.locator(".rc-editor-hint")
-        block.locator("[data-rc-source]").focus()  # the code becomes the editor, focused
-        page.wait_for_function("document.activeElement.classList.contains('cm-content')")
-        assert hint.is_visible() and hint.inner_text() == LEAVE[lang]
-        described = page.evaluate(
-            "document.getElementById(document.activeElement.getAttribute('aria-describedby'))"
-            ".textContent"
-        )
-        assert described == LEAVE[lang]
-        editor = block.locator(".cm-editor").bounding_box()
-        under = hint.bounding_box()
-        assert 0 <= under["y"] - (editor["y"] + editor["height"]) <= 12  # right under the editor
-        page.keyboard.press("Escape")
-        page.keyboard.press("Tab")
-        assert not page.evaluate("document.activeElement.classList.contains('cm-content')")
-        hint.wait_for(state="hidden")  # no clutter once the reader has left
+        page.goto(f"{site_server}{lang}/{slug}/")
+        for selector in blocks:
+            block = page.locator(selector).first
+            hint = block.locator(".rc-editor-hint")
+            block.locator("[data-rc-source]").focus()  # the code becomes the editor, focused
+            page.wait_for_function("document.activeElement.classList.contains('cm-content')")
+            assert hint.is_visible() and hint.inner_text() == LEAVE[lang], slug
+            described = page.evaluate(
+                "document.getElementById(document.activeElement.getAttribute('aria-describedby'))"
+                ".textContent"
+            )
+            assert described == LEAVE[lang], slug
+            editor = block.locator(".cm-editor").bounding_box()
+            under = hint.bounding_box()
+            assert 0 <= under["y"] - (editor["y"] + editor["height"]) <= 12, slug  # right under
+            page.keyboard.press("Escape")
+            page.keyboard.press("Tab")
+            assert not page.evaluate("document.activeElement.classList.contains('cm-content')")
+            hint.wait_for(state="hidden")  # no clutter once the reader has left
 
 
 def test_without_javascript_the_code_and_its_output_are_shown(browser, site_server, examples):

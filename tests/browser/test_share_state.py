@@ -341,10 +341,10 @@ def test_a_shared_link_scrolls_to_its_demo_says_so_and_leads_back(
     )
     assert status.inner_text() == said
     state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
-    assert _shown(page)["MRR"] == repr(mrr_demo_values({**state, "k": 1})["MRR"])
+    assert _shown(page)["mean"] == repr(mrr_demo_values({**state, "k": 1})["mean"])
 
     _after(page, notice.get_by_role("button", name=back).click)
-    assert _shown(page)["MRR"] == repr(mrr_demo_values(state)["MRR"])
+    assert _shown(page)["mean"] == repr(mrr_demo_values(state)["mean"])
     assert page.input_value(f'{DEMO} input[type="range"]') == str(state["k"])
     assert "demo=" not in page.url
     assert notice.count() == 0

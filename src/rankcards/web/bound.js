@@ -22,9 +22,11 @@
 //
 // Share: the controls' values that differ from the card's travel in the URL hash (#demo=, as
 // every demo's; share.js, state_check.js). A page opened with such a link sets the controls and
-// the literals and runs the card's code; a link that also carries code (#code=) keeps that code
-// as it is (its literals are the state) and never runs it. Reset (the example's) restores the
-// card's code, controls and first output.
+// the literals and runs the card's code, scrolled to the demo with the note every demo shows
+// (share.js restoredNotice): the state is the link's, and a button writes the card's own
+// literals back; the note goes once the reader changes a control or the code. A link that also
+// carries code (#code=) keeps that code as it is (its literals are the state) and never runs it.
+// Reset (the example's) restores the card's code, controls and first output.
 //
 // Marks for tests and styles: section[data-rc-bound-state] = "ready" | "checking" | "broken";
 // the notice [data-rc-bound-notice] (data-code = the rule broken).
@@ -33,7 +35,7 @@ import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
 import { controlsOf } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { copyLink, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
+import { copyLink, decodeJSON, encodeJSON, readLink, restoredNotice, writeLink } from "./share.js";
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
@@ -58,6 +60,9 @@ const TEXT = {
     select: "Copy the selected link (Ctrl+C).",
     link: "Link to this state of the visualizer",
     invalid: "The state in this link is not valid for this card, so the card's own state is shown.",
+    restored: "This is the state of the link you opened, not the card's own.",
+    back: "Back to the card's state",
+    backDone: "The card's own state is shown.",
   },
   es: {
     off: "Controles desactivados:",
@@ -77,6 +82,9 @@ const TEXT = {
     select: "Copia el enlace seleccionado (Ctrl+C).",
     link: "Enlace a este estado del visualizador",
     invalid: "El estado de este enlace no es válido para esta ficha: se muestra el estado propio de la ficha.",
+    restored: "Este es el estado del enlace que has abierto, no el propio de la ficha.",
+    back: "Volver al estado de la ficha",
+    backDone: "Se muestra el estado propio de la ficha.",
   },
 };
 
@@ -100,6 +108,8 @@ class BoundDemo {
   #state;
   #notice;
   #linkNotice;
+  #restored = null; // the note of a state opened from a link, while it is shown
+  #shareSaid; // the share bar's polite status line
   #checking = null; // a Promise while the code is being checked
   #settleCheck = null; // resolves it
   #checkTimer = null;
@@ -146,6 +156,7 @@ class BoundDemo {
     const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
     field.hidden = true;
     const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
+    this.#shareSaid = said;
     button.addEventListener("click", async () => {
       this.#writeLink();
       said.textContent = text[await copyLink(location.href, field)];
@@ -176,6 +187,7 @@ class BoundDemo {
   // is dropped (and the changes waiting on it go on to the newer one); a Reset also drops the
   // control changes that were waiting, since they were made on the code it replaced.
   #codeChanged({ source, cause }) {
+    if (cause === "edit" || cause === "reset") this.#hideRestored(); // no longer the link's state
     clearTimeout(this.#checkTimer);
     this.#settleCheck?.();
     if (cause === "reset") this.#epoch += 1;
@@ -222,6 +234,7 @@ class BoundDemo {
   }
 
   async #change(name, value) {
+    this.#hideRestored(); // the state is now the reader's own
     const epoch = this.#epoch;
     await this.#settled();
     if (epoch !== this.#epoch) return; // a Reset came first: the control shows the card's value
@@ -234,10 +247,11 @@ class BoundDemo {
     this.#example.runLatest();
   }
 
-  #rewrite(name, value) {
+  // `text`: the literal to write, when not the one this page writes for `value`.
+  #rewrite(name, value, text = null) {
     const control = this.#controls.find((c) => c.bind === name);
     const binding = this.#bindings[name];
-    const text =
+    text ??=
       control.kind === "select" ? control.literals[control.options.findIndex((o) => o === value)] : literalText(value, binding.type);
     const moved = rewriteLiteral(this.#example.source(), this.#bindings, name, text).bindings;
     this.#example.replace(binding.from, binding.to, text);
@@ -277,6 +291,39 @@ class BoundDemo {
     }
     this.#primed = true; // this run warms the worker
     this.#example.runLatest();
+    this.#showRestored();
+  }
+
+  // The reader came for this demo: it is scrolled into view (once the page has laid out), with
+  // a note that the state is the link's and a button back to the card's (as demo.js does).
+  #showRestored() {
+    this.#restored = restoredNotice(this.#text, () => this.#backToCard());
+    this.#linkNotice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
+    requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
+  }
+
+  #hideRestored() {
+    this.#restored?.remove();
+    this.#restored = null;
+  }
+
+  // The card's own values, written as the card writes them (so the card's code, unedited
+  // otherwise, is the original again and not kept as an edit), then run.
+  #backToCard() {
+    this.#hideRestored();
+    delete this.#section.dataset.rcShared;
+    if (this.#bindings) {
+      for (const control of this.#controls) {
+        const name = control.bind;
+        if (this.#state[name] === this.#initial[name]) continue;
+        const { from, to } = this.#original[name];
+        this.#rewrite(name, this.#initial[name], this.#example.original.slice(from, to));
+      }
+      this.#example.runLatest();
+    }
+    this.#writeLink();
+    this.#section.querySelector("[data-rc-share-button]").focus(); // the note's button is gone
+    this.#shareSaid.textContent = this.#text.backDone;
   }
 
   // Once the runtime is ready, the card's own code runs once in the worker with nothing shown:
