@@ -70,9 +70,9 @@ def test_the_real_worker_answers_and_keeps_the_limit():
     jobs = [_job("print(6 * 7)"), looping, _job("1 + 1"), _job("print(input())")]
     answers = _execute.run_jobs(jobs, timeout=1, workers=1)
     assert answers[:3] == [
-        {"output": "42\n", "error": None, "figures": []},
+        {"output": "42\n", "error": None, "figures": [], "tables": []},
         {"timeout": 1},
-        {"output": "2\n", "error": None, "figures": []},  # a fresh process took over
+        {"output": "2\n", "error": None, "figures": [], "tables": []},  # a fresh process took over
     ]
     # card code reads an empty stdin, never the next job
     assert answers[3]["error"].endswith("EOFError: EOF when reading a line\n")

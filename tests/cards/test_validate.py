@@ -100,6 +100,39 @@ CASES = {
     "no-schema-line": (1, 1, "(card)", "the first line must be `# yaml-language-server:"),
     "unsafe-url": (47, 10, "references[0].url", "not valid: an http:// or https:// address"),
     "related-self": (39, 17, "related[1]", "a card cannot be related to itself"),
+    # Every control teaches (rankcards.viz._teaches): one that moves nothing in the default state
+    "silent-slider": (
+        60,
+        7,
+        "demo.controls[1]",
+        'the slider "Seed" changes no number the view shows in the card\'s default state '
+        "(tried 1, 2, 3, 4, 5)",
+    ),
+    "silent-select": (
+        59,
+        7,
+        "demo.controls[0]",
+        "option 'dots' of the select \"Style\" shows the same numbers as the default 'bars'",
+    ),
+    "silent-lab-k": (
+        59,
+        8,
+        "demo.lab.k",
+        "the K slider leaves the mean at 0.25 for every value from 1 to 5 in the card's default "
+        "state: choose demo.lab.queries where the cutoff changes the mean",
+    ),
+    "silent-convention": (
+        60,
+        30,
+        "demo.lab.conventions[1]",
+        '"cutoff" shows the same mean on both sides (0.425 and 0.425)',
+    ),
+    "silent-param": (
+        61,
+        12,
+        "demo.lab.params.rel",
+        "the rel slider leaves the mean at 0.5 for every value from 1 to 3",
+    ),
 }
 
 # The completeness rules (rankcards.cards._rules): fixture -> (line, column, field, exact message)

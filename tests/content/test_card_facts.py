@@ -9,6 +9,7 @@ ir_measures uses; SciPy) is what the installed tool does.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import itertools
@@ -22,6 +23,7 @@ import pytest
 import yaml
 
 from ci_gate import require_module, skip_or_fail
+from content._view import shown
 from rankcards.demos.bm25 import BM25
 from rankcards.demos.gold import GRADE_NAMES, load_gold
 from rankcards.demos.toy import TOY, toy_rankings, toy_relevant
@@ -48,8 +50,9 @@ from rankcards.metrics import (
     reciprocal_rank,
 )
 from rankcards.metrics._iprec import relevant_needed
-from rankcards.viz import index_benchmarking
+from rankcards.viz import expand, index_benchmarking
 from rankcards.viz.interleaving import run as interleave
+from rankcards.viz.lab import view as lab_view
 from rankcards.viz.per_query import compare
 from rankcards.viz.significance import queries_needed
 
@@ -333,6 +336,85 @@ def test_the_pr_curve_formula_shows_the_rounding_its_numbers_use():
         for level in LEVELS:
             exact = level * num_rel  # lround: to the nearest whole number, halves away from 0
             assert relevant_needed(level, num_rel) == math.floor(exact + 0.5), (level, num_rel)
+
+
+# --- what a card says its own demo is ---------------------------------------------------------
+
+
+def _lab(slug: str, **changes: object) -> dict[str, float]:
+    """What the card's lab shows in its default state, with ``changes`` applied to it."""
+    state = copy.deepcopy(expand(_card(slug)["demo"])["state"])
+    return shown(lab_view({**state, **changes}, "en"))
+
+
+def test_the_bpref_demo_starts_from_the_examples_judgments_and_its_toggle_judges_the_rest():
+    """bpref: the demo starts at the example's judgments (only relevant documents judged, the
+    rest "?"); its toggle judges everything on screen non-relevant; the intuition's tip (q1's
+    d3 and d9 judged non-relevant, d7 left unjudged) gives the jury's q1."""
+    for lang in LANGS:
+        definition = _words(_card("bpref")["definition"][lang])
+        assert "La demo parte de ahí" in definition or "The demo starts there" in definition
+    queries = expand(_card("bpref")["demo"])["state"]["queries"]
+    assert [(q["query"], q["ranking"], set(q["relevant"])) for q in queries] == [
+        (q.id, list(q.ranking), set(q.relevant)) for q in TOY
+    ]
+    only_relevant = {q.id: dict(q.judgments) for q in TOY}
+    on_screen = {q.id: {**dict.fromkeys(q.ranking, 0), **q.judgments} for q in TOY}
+    shown_first = _lab("bpref", show_unjudged=True)
+    assert shown_first["mean"] == pytest.approx(
+        evaluate(only_relevant, RUN, ["bpref"]).aggregate["bpref"]
+    )
+    assert shown_first["unjudged:other"] == pytest.approx(
+        evaluate(on_screen, RUN, ["bpref"]).aggregate["bpref"]
+    )
+    tip = copy.deepcopy(queries)
+    tip[0]["unjudged"] = ["d7"]
+    jury = {**only_relevant["q1"], "d3": 0, "d9": 0}
+    assert _lab("bpref", queries=tip)["value:q1"] == pytest.approx(
+        explain("bpref", TOY[0].ranking, jury).value
+    )
+
+
+def test_the_precision_at_k_demo_has_queries_of_eight_documents_where_the_cutoff_matters():
+    """precision-at-k: the shared example's mean P@k is the same for every k, so the demo has
+    queries of its own, eight documents each, on which the cutoff moves the mean."""
+    for lang in LANGS:
+        point = _item(_card("precision-at-k")["key_points"][lang], "0.667")
+        assert "ocho documentos cada una" in point or "eight documents each" in point
+    queries = expand(_card("precision-at-k")["demo"])["state"]["queries"]
+    assert [len(q["ranking"]) for q in queries] == [8] * len(queries)
+    rankings = [q["ranking"] for q in queries]
+    relevant = [set(q["relevant"]) for q in queries]
+    toy_means = {mean_precision_at_k(toy_rankings(), toy_relevant(), k) for k in range(1, 6)}
+    demo_means = {mean_precision_at_k(rankings, relevant, k) for k in range(1, 9)}
+    assert len(toy_means) == 1 < len(demo_means)
+
+
+def test_the_judged_at_k_demo_is_the_examples_new_run_and_judging_a_hole_raises_it():
+    """judged-at-k: the demo is the example's new run (n1 and n2 on top of each shared
+    ranking; the pool judged each query's top 3 and its relevant documents); the tip's press
+    on n1 (? -> 0) raises the mean Judged@5."""
+    queries = expand(_card("judged-at-k")["demo"])["state"]["queries"]
+    pool = {q.id: set(q.ranking[:3]) | set(q.judgments) for q in TOY}
+    assert [
+        (q["query"], q["ranking"], set(q["relevant"]), set(q["unjudged"])) for q in queries
+    ] == [
+        (q.id, ["n1", "n2", *q.ranking], set(q.relevant), {"n1", "n2", *q.ranking} - pool[q.id])
+        for q in TOY
+    ]
+    new_run = {q.id: {doc: 9.0 - i for i, doc in enumerate(["n1", "n2", *q.ranking])} for q in TOY}
+    qrels = {q.id: {**dict.fromkeys(q.ranking[:3], 0), **q.judgments} for q in TOY}
+    before = _lab("judged-at-k")["mean"]
+    assert before == pytest.approx(evaluate(qrels, new_run, ["Judged@5"]).aggregate["Judged@5"])
+    pressed = copy.deepcopy(queries)
+    pressed[0]["unjudged"].remove("n1")
+    after = _lab("judged-at-k", queries=pressed)["mean"]
+    with_n1 = {**qrels, "q1": {**qrels["q1"], "n1": 0}}
+    assert after == pytest.approx(evaluate(with_n1, new_run, ["Judged@5"]).aggregate["Judged@5"])
+    assert after > before
+    for lang in LANGS:
+        tip = _card("judged-at-k")["intuition"][lang]
+        assert "n1" in tip and ("subir Judged@5" in tip or "Judged@5 rise" in tip)
 
 
 def test_on_lucenes_defaults_three_tests_say_significant_and_the_bootstrap_does_not():

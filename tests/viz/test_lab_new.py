@@ -36,7 +36,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
     path = tmp_path / "average-precision.yml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert data["demo"] == {
-        "lab": {"measure": "AP@k", "k": 5, "conventions": ["ties", "cutoff", "averaging"]}
+        "lab": {"measure": "AP@k", "k": 3, "conventions": ["ties", "cutoff", "averaging"]}
     }
     assert "TODO" not in data["code"]["source"]
     assert "from rankcards.demos.toy import TOY" in data["code"]["source"]
@@ -47,7 +47,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
     _written(path)
     [card] = build_cards(tmp_path, timeout=30)
     assert card.examples["en"].error is None
-    assert "'AP@5':" in card.examples["en"].output
+    assert "'AP@3':" in card.examples["en"].output
     assert card.demos["en"].compute == "rankcards.viz.lab:view"
 
 
@@ -57,7 +57,7 @@ def test_the_scaffold_example_prints_what_the_lab_shows(tmp_path: Path) -> None:
     [card] = build_cards(tmp_path, timeout=30)
     mean = re.search(r'data-metric="mean" data-value="([^"]+)"', card.demos["en"].view_html)
     assert mean is not None
-    assert card.examples["en"].output.endswith(f"{{'AP@5': {float(mean.group(1))!r}}}\n")
+    assert card.examples["en"].output.endswith(f"{{'AP@3': {float(mean.group(1))!r}}}\n")
 
 
 def test_a_bad_measure_is_refused_before_anything_is_written(
@@ -66,7 +66,7 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert _new("x", "--category", "rank-aware", "--measure", "nDGC@k", "--dir", str(tmp_path)) == 2
     assert capsys.readouterr().err == (
         'rankcards new: --measure: demo.lab.measure: unknown measure "nDGC@k"; close names: '
-        f"{BY_NAME['nDCG'].form()}\n"
+        f"{BY_NAME['nDCG'].form()}, {BY_NAME['DCG'].form()}\n"
     )
     assert list(tmp_path.iterdir()) == []
 

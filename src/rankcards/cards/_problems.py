@@ -8,10 +8,12 @@ while listing *all* problems at once instead of stopping at the first.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 FieldPath = tuple[str | int, ...]
+_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def format_field(path: FieldPath) -> str:
@@ -26,6 +28,16 @@ def format_field(path: FieldPath) -> str:
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
     return text or "(card)"
+
+
+def parse_field(text: str) -> FieldPath:
+    """The field path a message names (``"<field path>: message"``, as the demo checks answer),
+    the inverse of :func:`format_field`.
+
+    >>> parse_field("demo.example.controls[1].bind")
+    ('demo', 'example', 'controls', 1, 'bind')
+    """
+    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
 
 
 def display_path(path: Path) -> str:

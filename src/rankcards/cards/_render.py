@@ -6,9 +6,10 @@ to KaTeX in one batch, every code example and demo runs in CPython subprocesses
 an example that raises (at the line of the card file the traceback names), an example whose
 output says nothing (fewer than :data:`MIN_OUTPUT_LINES` lines) or prints a failed check
 (``False``), an example written per language whose versions print different results, a demo
-that fails, an exercise whose solution fails (or whose starter passes), and a
-stated number that nothing computes (:mod:`rankcards.cards._numbers`) are problems at their
-YAML line.
+that fails, an example-bound demo's variant that fails or changes nothing
+(:mod:`rankcards.cards._bound`), an exercise whose solution fails (or whose starter passes),
+and a stated number that nothing computes (:mod:`rankcards.cards._numbers`) are problems at
+their YAML line.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from rankcards.cards import _exercise, _numbers
+from rankcards.cards import _bound, _exercise, _numbers
 from rankcards.cards._execute import run_jobs
 from rankcards.cards._formula import latex, latex_path
 from rankcards.cards._katex import render_math
@@ -34,11 +35,10 @@ from rankcards.cards._model import (
     Reference,
     RenderedCard,
 )
-from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._problems import FieldPath, Problem, format_field, parse_field
 from rankcards.viz import expand
 
 _EXAMPLE_LINE = re.compile(r'File "<example>", line (\d+)')
-_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _FAILED_CHECK = re.compile(r"\bFalse\b")
 _PLACEHOLDER = re.compile(r"\bTODO\b")
 MIN_OUTPUT_LINES = 3
@@ -55,11 +55,6 @@ def _problem(card: Card, path: FieldPath, message: str, line: int = 0) -> Proble
 def _problem_at(card: Card, path: FieldPath, offset: int, message: str) -> Problem:
     """A problem at character ``offset`` of the text at ``path``."""
     return Problem(card.path, *card.marks.position(path, offset), format_field(path), message)
-
-
-def _parse_field(text: str) -> FieldPath:
-    """``demo.controls[1].bind`` -> ``("demo", "controls", 1, "bind")``."""
-    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
 
 
 def _views(card: Card, md: CardMarkdown) -> dict[str, CardView]:
@@ -169,6 +164,13 @@ def _example_problem(card: Card, path: FieldPath, answer: dict[str, Any]) -> Pro
             return _problem(
                 card, path, f"code example's figure {rejected[0]} is not SVG the page can show"
             )
+        rejected = [i for i, html in enumerate(answer.get("tables", []), 1) if html is None]
+        if rejected:
+            return _problem(
+                card,
+                path,
+                f"code example's table {rejected[0]} is not an HTML table the page can show",
+            )
         return None
     lines = _EXAMPLE_LINE.findall(error)
     last = error.strip().splitlines()[-1]
@@ -250,8 +252,10 @@ def render_cards(
                     "timeout": max(timeout, CLAIMS_TIMEOUT),
                 }
             jobs.append(job)
-        if _runs_demo(card):
-            jobs.append({"kind": "demo", "demo": expand(card.data["demo"])})
+        if _runs_demo(card) and _bound.controls_of(card) is None:
+            # as written: a lab block's problems name its own fields (demo.lab.k, ...)
+            jobs.append({"kind": "demo", "demo": card.data["demo"]})
+        jobs += _bound.jobs(card)  # an example-bound demo's variants (its view is the example)
         jobs += _exercise.jobs(card)
     answers = iter(run_jobs(jobs, timeout=timeout, cache_dir=cache_dir))
 
@@ -259,6 +263,7 @@ def render_cards(
     for card, per_lang in zip(cards, views, strict=True):
         before = len(problems)
         examples = {}
+        example_answers = {}
         claim_answers: dict[int, dict[str, Any]] = {}
         for lang in LANGS:
             answer = next(answers)
@@ -281,9 +286,11 @@ def render_cards(
                 problem = _output_problem(card, path, answer["output"])  # (a TODO is reported)
             if problem and problem not in problems:
                 problems.append(problem)
+            example_answers[lang] = answer
             figures = tuple(Markup(svg) for svg in answer.get("figures", []) if svg)
+            tables = tuple(Markup(html) for html in answer.get("tables", []) if html)
             examples[lang] = Example(
-                card.source(lang), answer.get("output", ""), answer.get("error"), figures
+                card.source(lang), answer.get("output", ""), answer.get("error"), figures, tables
             )
             claim_answers.update(
                 (index, result)
@@ -295,12 +302,35 @@ def render_cards(
                 problems.append(problem)
         demos = {}
         demo_views: list[str] = []
-        if _runs_demo(card):
+        variants = _bound.jobs(card)
+        if variants:
+            variant_answers = [next(answers) for _ in variants]
+            found = _bound.run_problems(card, example_answers, variant_answers)
+            problems += [problem for problem in found if problem not in problems]
+        if _bound.controls_of(card) is not None:
+            # The demo's first view is the example's output: its tables and figures count too.
+            demo_views = [
+                str(markup)
+                for example in examples.values()
+                for markup in (*example.tables, *example.figures)
+            ]
+            if not _bound.static_problems(card):
+                demos = {
+                    lang: Demo(
+                        None,
+                        _bound.page_controls(card, lang),
+                        _bound.state(card),
+                        Markup(""),
+                        _bound.page_bindings(card, lang),
+                    )
+                    for lang in LANGS
+                }
+        elif _runs_demo(card):
             answer = next(answers)
             demo_views = list(answer.get("views", {}).values())
             for text in answer.get("problems", []):
                 field, _, message = text.partition(": ")
-                problems.append(_problem(card, _parse_field(field), message))
+                problems.append(_problem(card, parse_field(field), message))
             if "timeout" in answer or "crashed" in answer:
                 problems.append(_problem(card, ("demo",), "demo did not finish or crashed"))
             spec = expand(card.data["demo"])  # a lab block becomes compute, controls, state

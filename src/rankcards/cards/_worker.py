@@ -6,12 +6,14 @@ through private copies of the file descriptors: card code sees an empty stdin, a
 is pointed at stderr, so it can neither eat the next job nor corrupt the protocol. Jobs:
 
 * ``{"kind": "example", "source": str, "claims": [str]}`` -> ``{"output": str, "error": str |
-  null, "figures": [str | null], "seconds": float, "claims": [{"repr": str} | {"error": str}]}``,
-  captured by :func:`rankcards.runner.run_example` in a fresh namespace (the rule the page uses
-  too), timed; each figure sanitized by :func:`rankcards.web.svg.sanitize_svg` (null when
-  rejected); then each claim's Python (:mod:`rankcards.cards._numbers`) run in order in one copy
-  of the example's namespace, its value's ``repr`` answered (``claims`` is optional, answered
-  only when given, and empty after an example that raised);
+  null, "figures": [str | null], "tables": [str | null], "seconds": float, "claims": [{"repr":
+  str} | {"error": str}]}``, captured by :func:`rankcards.runner.run_example` in a fresh
+  namespace (the rule the page uses too), timed; each figure sanitized by
+  :func:`rankcards.web.svg.sanitize_svg`, each table by
+  :func:`rankcards.web.table.sanitize_table` (null when rejected); then each claim's Python
+  (:mod:`rankcards.cards._numbers`) run in order in one copy of the example's namespace, its
+  value's ``repr`` answered (``claims`` is optional, answered only when given, and empty after
+  an example that raised);
 * ``{"kind": "demo", "demo": {...}}`` -> ``{"problems": [str], "views": {lang: html}}`` via
   :func:`rankcards.viz.validate` and :func:`rankcards.viz.render`;
 * ``{"kind": "exercise", "source": str, "spec": {...}}`` -> :func:`rankcards.exercises.check`'s
@@ -33,6 +35,7 @@ from typing import Any
 
 from rankcards.runner import run_example
 from rankcards.web.svg import sanitize_svg
+from rankcards.web.table import sanitize_table
 
 _LANGS = ("es", "en")
 _CLAIM = "<claim>"
@@ -65,7 +68,8 @@ def _example(source: str, claims: list[str] | None = None) -> dict[str, Any]:
     result = run_example(source, namespace=namespace)
     seconds = time.perf_counter() - start
     figures = [sanitize_svg(svg) for svg in result.figures]
-    answer = {"output": result.output, "error": result.error, "figures": figures}
+    tables = [sanitize_table(html) for html in result.tables]
+    answer = {"output": result.output, "error": result.error, "figures": figures, "tables": tables}
     if claims is not None:
         answer["seconds"] = seconds  # the job's limit covers the claims: the example's is here
         # Claims run in order, like a notebook's cells after the example's (one may define a
