@@ -39,8 +39,13 @@ from rankcards.metrics import (
     mean_average_precision,
     mean_precision_at_k,
     mean_reciprocal_rank,
+    nugget_scores,
     paired_scores,
     precision_at_k,
+    ragas_context_precision,
+    ragas_context_recall,
+    ragas_id_context_precision,
+    ragas_id_context_recall,
     recall_at_k,
     reciprocal_rank,
 )
@@ -722,3 +727,84 @@ def test_significance_urbano_type_i_errors(lang):
     assert {"es": f"entre el {low} y el {high}", "en": f"{low} to {high}"}[lang] in gotcha
     wilcoxon, sign = (_percent(rate) for rate in URBANO_TYPE_I["ap", 100][1:3])
     assert {"es": f"el {wilcoxon} y el {sign} %", "en": f"{wilcoxon} and {sign}%"}[lang] in gotcha
+
+
+# --- retrieval for RAG: Ragas' context precision and recall, AutoNuggetizer ----------------
+
+
+def _verdict_lists(seed: int, count: int = 500) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[rng.choice((0, 1)) for _ in range(rng.randint(1, 8))] for _ in range(count)]
+
+
+def test_ragas_context_precision_is_ap_over_the_useful_chunks_retrieved():
+    # context-precision: "AP computed as if the only relevant chunks were the useful ones
+    # retrieved (R = n), multiplied by n/(n + 1e-10): it equals AP only when every relevant
+    # chunk was retrieved"
+    for verdicts in _verdict_lists(2301):
+        chunks = [f"c{k}" for k in range(len(verdicts))]
+        useful = {c for c, v in zip(chunks, verdicts, strict=True) if v}
+        n = len(useful)
+        assert ragas_context_precision(verdicts) == pytest.approx(
+            average_precision(chunks, useful) * n / (n + 1e-10), abs=1e-12
+        )
+        if n:  # one relevant chunk never retrieved: AP drops, Ragas does not move
+            assert average_precision(chunks, useful | {"missed"}) < ragas_context_precision(
+                verdicts
+            )
+
+
+def test_one_more_useful_chunk_at_the_bottom_can_lower_ragas_and_raises_ap():
+    # context-precision: "Finding more can lower it ... AP with a fixed R goes up"
+    before, after = [1, 0, 0, 0, 0], [1, 0, 0, 0, 1]
+    assert ragas_context_precision(after) < ragas_context_precision(before)
+    chunks, relevant = ["c1", "c2", "c3", "c4", "c5"], {"c1", "c5", "m1"}
+    assert average_precision(chunks[:4], relevant) < average_precision(chunks, relevant)
+
+
+def test_ragas_id_variants_are_order_blind_set_measures_equal_to_r_at_k():
+    # context-precision / context-recall: the ID-based variants are set precision and recall;
+    # with the qrels' relevant chunks as reference ids, recall is Recall@k over the chunks passed
+    rng = random.Random(2302)
+    for _ in range(500):
+        ranking = rng.sample([f"c{i}" for i in range(10)], rng.randint(1, 10))
+        relevant = set(rng.sample([f"c{i}" for i in range(12)], rng.randint(1, 5)))
+        shuffled = rng.sample(ranking, len(ranking))
+        assert ragas_id_context_precision(shuffled, relevant) == ragas_id_context_precision(
+            ranking, relevant
+        )
+        assert ragas_id_context_recall(ranking, relevant) == pytest.approx(
+            recall_at_k(ranking, relevant, len(ranking)), abs=1e-12
+        )
+
+
+def test_context_recall_counts_claims_so_a_second_supporting_chunk_adds_nothing():
+    # context-recall's intuition: two bags of flour, eggs and milk; the helper brings one bag and
+    # the eggs. Over the recipe's claims 2 of 3; over the pantry's useful items 2 of 4, and the
+    # second bag raises that one only
+    recipe = {"flour": {"flour-1", "flour-2"}, "eggs": {"eggs"}, "milk": {"milk"}}
+    pantry = {"flour-1", "flour-2", "eggs", "milk"}
+    for basket, claims, items in (
+        (["flour-1", "eggs"], 2 / 3, 0.5),
+        (["flour-1", "eggs", "flour-2"], 2 / 3, 0.75),
+        (["flour-1", "eggs", "milk"], 1.0, 0.75),
+    ):
+        attributed = [bool(support & set(basket)) for support in recipe.values()]
+        assert ragas_context_recall(attributed) == pytest.approx(claims)
+        assert recall_at_k(basket, pantry, len(basket)) == pytest.approx(items)
+
+
+def test_a_strict_nugget_score_never_exceeds_its_non_strict_one():
+    # nugget-evaluation: "for one answer, the strict score never exceeds the non-strict one"
+    rng = random.Random(2303)
+    for _ in range(1000):
+        nuggets = [
+            {
+                "importance": rng.choice(("vital", "okay")),
+                "assignment": rng.choice(("support", "partial_support", "not_support")),
+            }
+            for _ in range(rng.randint(0, 8))
+        ]
+        scores = nugget_scores(nuggets)
+        assert scores.strict_vital_score <= scores.vital_score
+        assert scores.strict_all_score <= scores.all_score
