@@ -373,6 +373,8 @@ function enhance(block) {
       if (stopped) {
         sink.write(`${text.stopped}\n`, "notice"); // stopped before the run was sent
         if (!live) output.replaceChildren(sink.into.output);
+        // announced as any stopped run, so that listeners see every run that ends
+        block.dispatchEvent(new CustomEvent("rankcards:run", { detail: { source: code, reason: "stopped", ms: 0 } }));
         break;
       }
       if (live) {
