@@ -44,6 +44,9 @@ EXPECTED = {
     "rbp": ("RBP", "precisión sesgada por el rango"),
     "recall-at-k": ("Recall", "Exhaustividad"),
     "relevance-judgments": ("qrels", "Juicios de relevancia"),
+    "inter-annotator-agreement": ("Cohen's kappa", "Acuerdo entre evaluadores"),
+    "llm-as-a-judge": ("UMBRELA", "LLM como juez"),
+    "synthetic-test-sets": ("InPars", "Conjuntos de prueba sintéticos"),
 }
 
 
