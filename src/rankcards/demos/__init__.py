@@ -10,5 +10,9 @@ cards to measure. Everything here is pure standard library so it runs in Pyodide
 * :mod:`rankcards.demos.bm25` - a tiny BM25 retriever; :mod:`rankcards.demos.rankers` - a
   seeded random ranker as the floor to beat;
 * :mod:`rankcards.demos.vectors` / :mod:`rankcards.demos.ivf` - seeded clustered vectors,
-  exact nearest-neighbour search and an IVF-style approximate index.
+  exact nearest-neighbour search and an IVF-style approximate index;
+* :mod:`rankcards.demos.judges` - human graded labels, eight systems and a simulated LLM judge
+  with noise, leniency, parse failures and self-preference;
+* :mod:`rankcards.demos.synthetic` - a test set generated from its own passages (word overlap,
+  false negatives) and a concept-matching "semantic" ranker.
 """
