@@ -10,5 +10,7 @@ cards to measure. Everything here is pure standard library so it runs in Pyodide
 * :mod:`rankcards.demos.bm25` - a tiny BM25 retriever; :mod:`rankcards.demos.rankers` - a
   seeded random ranker as the floor to beat;
 * :mod:`rankcards.demos.vectors` / :mod:`rankcards.demos.ivf` - seeded clustered vectors,
-  exact nearest-neighbour search and an IVF-style approximate index.
+  exact nearest-neighbour search and an IVF-style approximate index;
+* :mod:`rankcards.demos.mmr` - maximal marginal relevance, a diversifying reranker, and the
+  2-D toy points of the mmr card.
 """
