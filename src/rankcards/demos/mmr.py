@@ -17,7 +17,7 @@ Libraries disagree on the direction of their parameter (Qdrant's and OpenSearch'
 >>> [pick.doc for pick in picks]
 ['a', 'c']
 >>> [pick.doc for pick in mmr(TOY.query, TOY.points, k=3, lam=1.0, similarity=closeness)]
-['a1', 'a2', 'a3']
+['a1', 'a3', 'a2']
 """
 
 from __future__ import annotations
@@ -157,10 +157,10 @@ class ToySet:
 TOY = ToySet(
     query=(0.0, 0.0),
     points={
-        "a1": (0.6, 0.5),
-        "a2": (0.75, 0.45),
-        "a3": (0.55, 0.7),
-        "a4": (0.8, 0.65),
+        "a1": (0.55, 0.45),
+        "a2": (0.95, 0.25),
+        "a3": (0.3, 0.85),
+        "a4": (0.8, 0.75),
         "b1": (-1.1, 0.6),
         "b2": (-1.3, 0.9),
         "c1": (0.2, -1.2),
