@@ -26,6 +26,10 @@ READY = "document.documentElement.dataset.runtime === 'ready'"
 MOVES = {
     "pooling": ("depth", 20, {"en": "Pool of depth 20", "es": "Pool de profundidad 20"}),
     "rank-correlation": ("systems", 5, {"en": "1 of 10 pairs", "es": "1 de 10 pares"}),
+    "rank-fusion": ("k", 1, {"en": "RRF, k = 1", "es": "RRF, k = 1"}),
+    "reranking": ("depth", 5, {"en": "(at most 5 per query)", "es": "(como mucho 5 por consulta)"}),
+    "diversity": ("k", 3, {"en": "(@3)", "es": "(@3)"}),
+    "mmr": ("lam", 0.3, {"en": "(λ = 0.3)", "es": "(λ = 0.3)"}),
 }
 
 _SOURCE = """async (base) => {

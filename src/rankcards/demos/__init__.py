@@ -15,4 +15,6 @@ cards to measure. Everything here is pure standard library so it runs in Pyodide
   with noise, leniency, parse failures and self-preference;
 * :mod:`rankcards.demos.synthetic` - a test set generated from its own passages (word overlap,
   false negatives) and a concept-matching "semantic" ranker.
+* :mod:`rankcards.demos.mmr` - maximal marginal relevance, a diversifying reranker, and the
+  2-D toy points of the mmr card.
 """
