@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from rankcards.demos.hnsw import HNSW, cached_hnsw, hnswlib_bytes_per_element
+from rankcards.demos.cache import build_once
+from rankcards.demos.hnsw import HNSW, hnswlib_bytes_per_element
 from rankcards.demos.vectors import exact_knn, ground_truth, synthetic
 
 # Harder than the IVF card's default data: more, wider clusters, so recall depends on ef.
@@ -126,8 +127,11 @@ def test_seeded_builds_are_reproducible():
     assert other.levels != first.levels
 
 
-def test_cached_index_is_built_once():
-    assert cached_hnsw(VECTORS.data[:100], 4, 20) is cached_hnsw(VECTORS.data[:100], 4, 20)
+def test_build_once_reuses_an_index_only_for_equal_parameters():
+    first = build_once(HNSW, VECTORS.data[:100], m=4, ef_construction=20)
+    assert build_once(HNSW, VECTORS.data[:100], ef_construction=20, m=4) is first
+    assert build_once(HNSW, VECTORS.data[:100], m=4, ef_construction=21) is not first
+    assert build_once(HNSW, VECTORS.data[:99], m=4, ef_construction=20) is not first
 
 
 def test_filtered_search_returns_only_allowed_points(index):

@@ -4,7 +4,13 @@ import math
 
 import pytest
 
-from rankcards.demos.pq import IVFPQIndex, PQIndex, ProductQuantizer, compression_ratio
+from rankcards.demos.pq import (
+    IVFPQIndex,
+    PQIndex,
+    ProductQuantizer,
+    compression_ratio,
+    rerank_exact,
+)
 from rankcards.demos.vectors import exact_knn, ground_truth, synthetic
 
 VECTORS = synthetic(count=1000, dim=16, clusters=40, queries=30, spread=1.0)
@@ -75,6 +81,17 @@ def test_codes_name_the_nearest_centroid_of_each_subspace(indexes):
     assert pq.code_bytes == 4 * 2 / 8
 
 
+def test_search_is_the_adc_shortlist_then_the_exact_rerank(indexes):
+    index = indexes[4]
+    for query in VECTORS.queries[:5]:
+        shortlist = index.shortlist(query, 50)
+        assert index.search(query, 10) == shortlist[:10]
+        reranked = rerank_exact(VECTORS.data, query, shortlist, 10)
+        assert index.search(query, 10, rerank=50) == reranked
+        exact = sorted(shortlist, key=lambda i: math.dist(query, VECTORS.data[i]))
+        assert reranked == exact[:10]
+
+
 def test_seeded_quantizers_are_reproducible():
     first = PQIndex(VECTORS.data[:300], m=4, bits=3, seed=5)
     second = PQIndex(VECTORS.data[:300], m=4, bits=3, seed=5)
@@ -108,7 +125,7 @@ def test_bad_parameters_are_clear_errors():
         ProductQuantizer(VECTORS.data[:50], m=5, bits=2)
     with pytest.raises(ValueError, match=r"256 centroids \(bits=8\) need at least 256"):
         ProductQuantizer(VECTORS.data[:50], m=4, bits=8)
-    with pytest.raises(ValueError, match=r"rerank 0 or >= k, got 10, 5"):
+    with pytest.raises(ValueError, match=r"need k >= 1 and rerank 0 or >= k, got 10, 5"):
         PQIndex(VECTORS.data[:50], m=4, bits=2).search(VECTORS.queries[0], 10, rerank=5)
     with pytest.raises(ValueError, match=r"nprobe must be in 1..4, got 5"):
         IVFPQIndex(VECTORS.data[:100], 4, m=4, bits=2).search(VECTORS.queries[0], 5, 5)

@@ -37,7 +37,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 import random
@@ -47,7 +46,7 @@ from typing import NamedTuple
 
 from rankcards.demos.vectors import Vector
 
-__all__ = ["HNSW", "SearchResult", "cached_hnsw", "hnswlib_bytes_per_element"]
+__all__ = ["HNSW", "SearchResult", "hnswlib_bytes_per_element"]
 
 # hnswlib's C types (hnswlib.h, hnswalg.h): tableint and linklistsizeint are unsigned int,
 # labeltype is size_t, vectors are float32.
@@ -302,14 +301,3 @@ class HNSW:
             pool = [(math.dist(data[other], base), other) for other in (*links, point)]
             self.distance_computations += len(pool)
             layer[neighbour] = self._select_neighbours(pool, capacity)
-
-
-@functools.lru_cache(maxsize=8)
-def cached_hnsw(data: tuple[Vector, ...], m: int, ef_construction: int, seed: int = 100) -> HNSW:
-    """:class:`HNSW` over ``data``, built once per process and parameters.
-
-    The demos search one index many times: moving ``ef`` or a filter must not rebuild it, only
-    changing ``M`` or ``ef_construction`` does (as in hnswlib, where ``set_ef`` is a search-time
-    setting and the other two are fixed when the index is created).
-    """
-    return HNSW(data, m=m, ef_construction=ef_construction, seed=seed)

@@ -39,7 +39,7 @@ from itertools import repeat
 from rankcards.demos.ivf import kmeans
 from rankcards.demos.vectors import Vector
 
-__all__ = ["IVFPQIndex", "PQIndex", "ProductQuantizer", "compression_ratio"]
+__all__ = ["IVFPQIndex", "PQIndex", "ProductQuantizer", "compression_ratio", "rerank_exact"]
 
 Code = tuple[int, ...]
 
@@ -154,7 +154,9 @@ def _adc(tables: list[list[float]], columns: Sequence[Sequence[int]]) -> list[fl
 class PQIndex:
     """A flat PQ index (FAISS's ``IndexPQ``): every vector encoded, every code scanned by ADC.
 
-    The original vectors are kept only for :meth:`search`'s optional exact re-ranking.
+    The codebooks are trained on a seeded sample of ``train_size`` vectors with ``iterations``
+    Lloyd iterations (few, so that the page retrains within its latency budget). The original
+    vectors are kept only for the optional exact re-ranking.
     """
 
     def __init__(
@@ -163,8 +165,8 @@ class PQIndex:
         m: int,
         bits: int,
         seed: int = 0,
-        train_size: int = 500,
-        iterations: int = 6,
+        train_size: int = 300,
+        iterations: int = 4,
     ) -> None:
         self.data = list(data)
         sample = random.Random(seed).sample(range(len(self.data)), min(train_size, len(data)))
@@ -172,20 +174,28 @@ class PQIndex:
         codes = [self.pq.encode(vector) for vector in self.data]
         self.columns = [list(column) for column in zip(*codes, strict=True)]
 
-    def search(self, query: Vector, k: int, rerank: int = 0) -> list[int]:
-        """The ``k`` nearest by ADC; with ``rerank`` = R >= k, the ADC's top R re-ordered by exact
-        distance. Ties: the lower id, as exact search."""
-        if k < 1 or (rerank and rerank < k):
-            raise ValueError(f"PQIndex.search: need k >= 1 and rerank 0 or >= k, got {k}, {rerank}")
+    def shortlist(self, query: Vector, depth: int) -> list[int]:
+        """The ``depth`` nearest vectors by ADC, nearest first (ties: the lower id)."""
         approximate = _adc(self.pq.distance_tables(query), self.columns)
-        depth = rerank or k
-        shortlist = heapq.nsmallest(depth, range(len(approximate)), key=approximate.__getitem__)
+        return heapq.nsmallest(depth, range(len(approximate)), key=approximate.__getitem__)
+
+    def search(self, query: Vector, k: int, rerank: int = 0) -> list[int]:
+        """The ``k`` nearest by ADC; with ``rerank`` = R >= k, the ADC's top R re-ordered by
+        exact distance (:func:`rerank_exact`)."""
+        _check_rerank(k, rerank)
         if not rerank:
-            return shortlist
-        return _exact_top(self.data, query, shortlist, k)
+            return self.shortlist(query, k)
+        return rerank_exact(self.data, query, self.shortlist(query, rerank), k)
 
 
-def _exact_top(data: Sequence[Vector], query: Vector, ids: Sequence[int], k: int) -> list[int]:
+def _check_rerank(k: int, rerank: int) -> None:
+    if k < 1 or (rerank and rerank < k):
+        raise ValueError(f"search: need k >= 1 and rerank 0 or >= k, got {k}, {rerank}")
+
+
+def rerank_exact(data: Sequence[Vector], query: Vector, ids: Sequence[int], k: int) -> list[int]:
+    """The ``k`` of ``ids`` nearest to ``query`` by exact distance (ties: the lower id): the
+    re-ranking step, one exact distance per id, which needs the original vectors."""
     distances = map(math.dist, repeat(query), map(data.__getitem__, ids))
     pairs = sorted(zip(distances, ids, strict=True))
     return [i for _, i in pairs[:k]]
@@ -202,8 +212,8 @@ class IVFPQIndex:
         m: int,
         bits: int,
         seed: int = 0,
-        train_size: int = 500,
-        iterations: int = 6,
+        train_size: int = 300,
+        iterations: int = 4,
     ) -> None:
         self.data = list(data)
         sample = random.Random(seed).sample(range(len(self.data)), min(train_size, len(data)))
@@ -229,21 +239,29 @@ class IVFPQIndex:
     def _residual(self, vector: Vector, cell: int) -> Vector:
         return tuple(map(operator.sub, vector, self.centroids[cell]))
 
-    def search(self, query: Vector, k: int, nprobe: int, rerank: int = 0) -> list[int]:
-        """Scan the ``nprobe`` nearest lists by ADC on residuals; optionally re-rank the top R."""
+    def probe(self, query: Vector, nprobe: int) -> list[int]:
+        """The ``nprobe`` lists whose centroids are nearest ``query``, nearest first."""
         if not 1 <= nprobe <= len(self.centroids):
             raise ValueError(
                 f"IVFPQIndex: nprobe must be in 1..{len(self.centroids)}, got {nprobe}"
             )
         distances = list(map(math.dist, repeat(query), self.centroids))
-        probed = heapq.nsmallest(nprobe, range(len(distances)), key=distances.__getitem__)
+        return heapq.nsmallest(nprobe, range(len(distances)), key=distances.__getitem__)
+
+    def shortlist(self, query: Vector, depth: int, nprobe: int) -> list[int]:
+        """The ``depth`` nearest by ADC on residuals in the probed lists, one table per list."""
         pairs: list[tuple[float, int]] = []
-        for cell in probed:
+        for cell in self.probe(query, nprobe):
             if not self.lists[cell]:
                 continue
             tables = self.pq.distance_tables(self._residual(query, cell))
             pairs.extend(zip(_adc(tables, self.columns[cell]), self.lists[cell], strict=True))
-        shortlist = [i for _, i in heapq.nsmallest(rerank or k, pairs)]
+        return [i for _, i in heapq.nsmallest(depth, pairs)]
+
+    def search(self, query: Vector, k: int, nprobe: int, rerank: int = 0) -> list[int]:
+        """The ``k`` nearest by ADC in the ``nprobe`` nearest lists; with ``rerank`` = R >= k,
+        their top R re-ordered by exact distance."""
+        _check_rerank(k, rerank)
         if not rerank:
-            return shortlist
-        return _exact_top(self.data, query, shortlist, k)
+            return self.shortlist(query, k, nprobe)
+        return rerank_exact(self.data, query, self.shortlist(query, rerank, nprobe), k)
