@@ -229,7 +229,11 @@ class HNSW:
             visited.update(fresh)
             computed += len(fresh)
             distances = map(math.dist, repeat(query), map(data.__getitem__, fresh))
-            for neighbour, dist in zip(fresh, distances, strict=True):
+            if len(results) >= ef:  # full: only those nearer than the worst can enter
+                pairs = [(d, n) for d, n in zip(distances, fresh, strict=True) if d < bound]
+            else:
+                pairs = list(zip(distances, fresh, strict=True))
+            for dist, neighbour in pairs:
                 if dist < bound or len(results) < ef:
                     push(candidates, (dist, neighbour))
                     if allowed is None or allowed(neighbour):
