@@ -30,6 +30,13 @@ MOVES = {
     "reranking": ("depth", 5, {"en": "(at most 5 per query)", "es": "(como mucho 5 por consulta)"}),
     "diversity": ("k", 3, {"en": "(@3)", "es": "(@3)"}),
     "mmr": ("lam", 0.3, {"en": "(λ = 0.3)", "es": "(λ = 0.3)"}),
+    "hnsw": ("ef", 40, {"en": "ef=40, in effect max(ef, k)=40", "es": "ef=40, en vigor"}),
+    "product-quantization": (
+        "rerank",
+        100,
+        {"en": "top 100 re-ranked", "es": "reordenando los 100 primeros"},
+    ),
+    "filtered-search": ("selectivity", 0.5, {"en": "selectivity 0.50", "es": "selectividad 0.50"}),
 }
 
 _SOURCE = """async (base) => {

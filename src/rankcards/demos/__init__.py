@@ -14,7 +14,7 @@ cards to measure. Everything here is pure standard library so it runs in Pyodide
 * :mod:`rankcards.demos.judges` - human graded labels, eight systems and a simulated LLM judge
   with noise, leniency, parse failures and self-preference;
 * :mod:`rankcards.demos.synthetic` - a test set generated from its own passages (word overlap,
-  false negatives) and a concept-matching "semantic" ranker.
+  false negatives) and a concept-matching "semantic" ranker;
 * :mod:`rankcards.demos.mmr` - maximal marginal relevance, a diversifying reranker, and the
   2-D toy points of the mmr card.
 """
