@@ -1,0 +1,88 @@
+"""Every example-bound demo in real Chromium: its first control, moved once from the card's
+value, rewrites that control's literal in the example (one line, nothing else) and the example's
+output changes without an error. `rankcards check` proves in CPython that each control moves a
+number (viz/_teaches.py); this proves the page's binding (bound.js, bound_literals.js) works on
+each card's own code. One language per card, alternating, so the time grows by one page a card;
+test_bound_demos.py checks both languages and the exact texts on the proof cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from test_bound_demos import DEMO, EXAMPLE, _after_run, _code, _open, _view
+
+from rankcards.viz.bound import find_bindings, literal_text, rewrite
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
+
+
+def _bound_cards() -> list[tuple[str, str, dict[str, Any]]]:
+    """(slug, language, first control) of every card whose demo is bound to its example."""
+    found = []
+    for path in sorted(CARDS.glob("*.yml")):
+        card = yaml.safe_load(path.read_text(encoding="utf-8"))
+        example = (card.get("demo") or {}).get("example")
+        if example:
+            found.append((path.stem, "en" if len(found) % 2 == 0 else "es", example["controls"][0]))
+    return found
+
+
+BOUND = _bound_cards()
+
+
+def _other_value(control: dict[str, Any], default: Any) -> Any:
+    """A value of the control that is not the card's: the next step (or the previous one at the
+    top), another option, the other state of a toggle."""
+    if control["kind"] == "toggle":
+        return not default
+    if control["kind"] == "select":
+        return next(o["value"] for o in control["options"] if o["value"] != default)
+    step = control.get("step", 1)
+    value = default + step if default + step <= control["max"] else default - step
+    return round(value, 10) if isinstance(value, float) else value
+
+
+_MOVE = """(e, v) => {
+  if (e.type === 'checkbox') e.checked = v;
+  else e.value = String(v);
+  const kind = e.type === 'checkbox' || e.tagName === 'SELECT' ? 'change' : 'input';
+  e.dispatchEvent(new Event(kind, {bubbles: true}));
+}"""
+
+
+def test_every_card_with_an_example_bound_demo_is_listed():
+    assert len(BOUND) >= 2 and {"pooling", "rank-correlation"} <= {slug for slug, _, _ in BOUND}
+
+
+@pytest.mark.parametrize(("slug", "lang", "control"), BOUND, ids=[slug for slug, _, _ in BOUND])
+def test_the_first_control_rewrites_its_literal_and_moves_the_output(
+    page, site_server, slug, lang, control
+):
+    _open(page, f"{site_server}{lang}/{slug}/")
+    original = _code(page, site_server)
+    name = control["bind"]
+    binding = find_bindings(original, [name])[0][name]
+    value = _other_value(control, binding.value)
+    built = _view(page)
+    assert built["output"].strip(), slug
+
+    field = page.locator(f'{DEMO} [data-rc-bind="{name}"]')
+    _after_run(page, lambda: field.evaluate(_MOVE, value))
+    code = _code(page, site_server)
+    before, after = original.splitlines(), code.splitlines()
+    assert len(after) == len(before), code
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert len(changed) == 1, changed
+    if control["kind"] != "select":  # a select may write its own literal for an option
+        text = literal_text(value, binding.kind, binding.quote(original))
+        assert code == rewrite(original, binding, text)
+    moved = _view(page)
+    assert moved != built, f"{slug}: moving {name} to {value!r} changed nothing on the page"
+    assert "Traceback" not in moved["output"], moved["output"][-600:]
+    assert page.locator(f"{EXAMPLE} [data-rc-output]").text_content().strip()
+    assert page.console_errors == []
