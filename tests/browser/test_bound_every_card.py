@@ -49,7 +49,7 @@ def _other_value(control: dict[str, Any], default: Any) -> Any:
 
 _MOVE = """(e, v) => {
   if (e.type === 'checkbox') e.checked = v;
-  else e.value = String(v);
+  else e.value = e.tagName === 'SELECT' ? JSON.stringify(v) : String(v);  // a select's values are JSON
   const kind = e.type === 'checkbox' || e.tagName === 'SELECT' ? 'change' : 'input';
   e.dispatchEvent(new Event(kind, {bubbles: true}));
 }"""
