@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from itertools import pairwise
+from operator import itemgetter, le
 
 #: One neighbour: (point id, distance to the query), nearer first in every list.
 Neighbour = tuple[Hashable, float]
@@ -156,15 +156,16 @@ def mean_knn_recall(
 
 
 def _check(exact: Sequence[Neighbour], found: Sequence[Neighbour], k: int) -> None:
+    # map() over C functions: a recall sweep checks thousands of lists on every run.
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"knn_recall: k must be an integer >= 1, got {k!r}")
     if len(exact) < k:
         raise ValueError(f"knn_recall: {len(exact)} exact neighbours for k = {k}")
-    distances = [distance for _, distance in exact]
-    if any(math.isnan(d) for d in distances) or any(math.isnan(d) for _, d in found):
+    distances = list(map(itemgetter(1), exact))
+    if any(map(math.isnan, distances)) or any(map(math.isnan, map(itemgetter(1), found))):
         raise ValueError("knn_recall: a distance is NaN")
-    if any(later < earlier for earlier, later in pairwise(distances)):
+    if not all(map(le, distances, distances[1:])):
         raise ValueError("knn_recall: the exact neighbours must be nearest first")
-    ids = [point for point, _ in found]
+    ids = list(map(itemgetter(0), found))
     if len(set(ids)) != len(ids):
         raise ValueError("knn_recall: an id appears twice in the found neighbours")
