@@ -53,7 +53,10 @@ CATEGORY_INTROS = {
             "Measures for retrieval-augmented generation and for diverse result lists."
         ),
         "statistics": "How per-query values become one figure, and how far to trust it.",
-        "index-benchmarking": "Vector indexes: agreement with exact search against speed.",
+        "index-benchmarking": (
+            "Vector indexes: how close they stay to exact search, how fast they answer, and how"
+            " to compare them."
+        ),
     },
     "es": {
         "ground-truth": (
@@ -70,7 +73,8 @@ CATEGORY_INTROS = {
             "Cómo se convierten los valores por consulta en una cifra, y cuánto fiarse de ella."
         ),
         "index-benchmarking": (
-            "Índices vectoriales: coincidencia con la búsqueda exacta frente a velocidad."
+            "Índices vectoriales: cuánto se acercan a la búsqueda exacta, con qué rapidez"
+            " responden y cómo compararlos."
         ),
     },
 }
