@@ -61,11 +61,14 @@ from ._parse import measure_names, parse_measure
 from ._percentile import percentile
 from ._rag import (
     NuggetScores,
+    levenshtein_similarity,
     nugget_scores,
     ragas_context_precision,
     ragas_context_recall,
     ragas_id_context_precision,
     ragas_id_context_recall,
+    ragas_string_context_precision,
+    ragas_string_context_recall,
 )
 from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
@@ -121,6 +124,7 @@ __all__ = [
     "kendall_tau",
     "knn_recall",
     "krippendorff_alpha",
+    "levenshtein_similarity",
     "mean_average_precision",
     "mean_knn_recall",
     "mean_ndcg_at_k",
@@ -141,6 +145,8 @@ __all__ = [
     "ragas_context_recall",
     "ragas_id_context_precision",
     "ragas_id_context_recall",
+    "ragas_string_context_precision",
+    "ragas_string_context_recall",
     "read_qrels",
     "read_run",
     "recall_at_k",
