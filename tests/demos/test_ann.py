@@ -9,6 +9,7 @@ from rankcards.demos.ann import (
     integer_vectors,
     ivf_index,
     operating_point,
+    true_neighbours,
     with_distances,
 )
 from rankcards.demos.ivf import IVFIndex
@@ -42,6 +43,19 @@ def test_exact_neighbours_are_brute_force_with_true_distances():
         assert [i for i, _ in neighbours] == exact_knn(vectors.data, query, 30)
         assert all(d == math.dist(query, vectors.data[i]) for i, d in neighbours)
         assert [d for _, d in neighbours] == sorted(d for _, d in neighbours)
+
+
+def test_true_neighbours_are_each_querys_exact_neighbours_computed_once():
+    vectors = integer_vectors()
+    for highest_id_first in (False, True):
+        truth = true_neighbours(vectors, 25, highest_id_first=highest_id_first)
+        assert truth is true_neighbours(vectors, 25, highest_id_first=highest_id_first)
+        assert [list(t) for t in truth] == [
+            exact_neighbours(vectors.data, q, 25, highest_id_first=highest_id_first)
+            for q in vectors.queries
+        ]
+    # the two tie orders differ somewhere on this tied data
+    assert true_neighbours(vectors, 25) != true_neighbours(vectors, 25, highest_id_first=True)
 
 
 def test_the_other_tie_order_is_another_exact_answer():
