@@ -17,6 +17,13 @@ site is built is byte-for-byte what the reader gets by pressing Run on the unedi
 * an exception becomes a traceback trimmed to the frames of the example itself (the runner's own
   frames are dropped), so line numbers point into the reader's code.
 
+One thing may differ between two runs of the same code: a **measured value** (a timing, a
+throughput). An example marks one by printing it as a whole number followed by its unit, ``ms``,
+``µs`` or ``QPS`` (:data:`MEASURED`); :func:`without_measured` blanks those out, and whatever
+compares two runs' text goes through it: ``rankcards check`` judging whether a bound control
+changes what the example shows (``rankcards.viz._teaches``), and the browser tests that hold the
+page's first run to the build's output.
+
 Stdlib-only: this module is loaded into Pyodide together with ``rankcards.metrics``.
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 import ast
 import io
 import linecache
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -32,6 +40,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 FILENAME = "<example>"
+
+#: a measured value as an example prints it: a whole number (not the end of a decimal), a space,
+#: its unit
+MEASURED = re.compile(r"(?<![\w.,])\d+ (ms|µs|QPS)\b")
 
 Write = Callable[[str], object]
 
@@ -161,6 +173,17 @@ def _trimmed_traceback(error: BaseException) -> str:
     lines = ["Traceback (most recent call last):\n", *kept.format()] if kept else []
     lines += traceback.format_exception_only(type(error), error)
     return "".join(lines)
+
+
+def without_measured(text: str) -> str:
+    """``text`` with each measured value's number replaced by ``<n>`` (its unit kept).
+
+    >>> without_measured("built in 41 ms; 12549 QPS, p99 243 µs; recall 0.925, 178 distances")
+    'built in <n> ms; <n> QPS, p99 <n> µs; recall 0.925, 178 distances'
+    >>> without_measured("a decimal is no mark: 41.5 ms")
+    'a decimal is no mark: 41.5 ms'
+    """
+    return MEASURED.sub(r"<n> \1", text)
 
 
 def run_example(

@@ -1,8 +1,10 @@
-"""Example-bound demos in real Chromium (web/bound.js, web/editor.js): on both proof cards a
-control rewrites its literal in the example's code and the example runs again, the live view of
-the card's own values equals the build-time view; an edit that breaks a binding disables the
-controls with a one-line notice; a shared link, a kept edit and Reset set controls and literals
-together; a shared link scrolls to the demo with a note and a way back to the card's values."""
+"""Example-bound demos in real Chromium (web/bound.js, web/editor.js): on the proof cards and on
+the three index-benchmarking cards (two of them time queries), a control rewrites its literal in the
+example's code and the example runs again, and the live view of the card's own values equals
+the build-time view (but for the values the output marks as measured,
+``rankcards.runner.MEASURED``); an edit that breaks a binding disables the controls with a
+one-line notice; a shared link, a kept edit and Reset set controls and literals together; a
+shared link scrolls to the demo with a note and a way back to the card's values."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from rankcards.runner import without_measured
 from rankcards.viz.bound import find_bindings, literal_text, rewrite
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -37,6 +40,18 @@ MOVES = {
         {"en": "top 100 re-ranked", "es": "reordenando los 100 primeros"},
     ),
     "filtered-search": ("selectivity", 0.5, {"en": "selectivity 0.50", "es": "selectividad 0.50"}),
+    # index benchmarking: distances and recalls computed, QPS and latencies measured
+    "ann-recall": ("k", 5, {"en": "(k = 5).", "es": "(k = 5)."}),
+    "latency-and-throughput": (
+        "queries",
+        50,
+        {"en": "50 queries per run", "es": "50 consultas por pasada"},
+    ),
+    "recall-qps-frontier": (
+        "target",
+        0.95,
+        {"en": "recall@10 >= 0.95, each", "es": "recall@10 >= 0.95, cada"},
+    ),
 }
 
 _SOURCE = """async (base) => {
@@ -59,9 +74,10 @@ def _open(page: Any, url: str) -> None:
 
 
 def _view(page: Any) -> dict[str, Any]:
-    """What the example shows: output text, tables' HTML and figures' SVG (as the DOM has them;
-    a built figure's markup declares its namespace, one the page creates is in it already)."""
-    return page.eval_on_selector(
+    """What the example shows: output text (measured values blanked), tables' HTML and figures'
+    SVG (as the DOM has them; a built figure's markup declares its namespace, one the page
+    creates is in it already)."""
+    view: dict[str, Any] = page.eval_on_selector(
         EXAMPLE,
         """(b) => ({
           output: b.querySelector('[data-rc-output]').textContent,
@@ -70,6 +86,8 @@ def _view(page: Any) -> dict[str, Any]:
             s.outerHTML.replace(' xmlns="http://www.w3.org/2000/svg"', '')),
         })""",
     )
+    view["output"] = without_measured(view["output"])
+    return view
 
 
 def _code(page: Any, site_server: str) -> str:

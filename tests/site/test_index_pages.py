@@ -19,7 +19,14 @@ from markupsafe import escape
 
 from rankcards.cards import CATEGORIES, build_cards
 from rankcards.site import generate, navigation, template_environment
-from rankcards.site._i18n import CATEGORY_INTROS, CATEGORY_ORDER, CATEGORY_TITLES, STRINGS
+from rankcards.site._i18n import (
+    CATEGORY_GUIDES,
+    CATEGORY_INTROS,
+    CATEGORY_ORDER,
+    CATEGORY_PATHS,
+    CATEGORY_TITLES,
+    STRINGS,
+)
 from rankcards.site._search import glossary_aliases
 from rankcards.site.generator import home_cards_html
 
@@ -94,6 +101,39 @@ def test_category_pages_introduce_and_count_their_cards(cards, pages, lang):
         if members:
             assert f"({len(members)}):" in html
             assert html.count("<dt>") == len(members)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_family_page_opens_with_its_guide_and_lists_its_cards_in_reading_order(
+    cards, env, pages, lang
+):
+    assert set(CATEGORY_GUIDES[lang]) <= set(CATEGORIES)
+    assert set(CATEGORY_GUIDES["en"]) == set(CATEGORY_GUIDES["es"])
+    for category, path in CATEGORY_PATHS.items():
+        html = pages[f"{lang}/category/{category}/index.md"].html
+        guide = CATEGORY_GUIDES[lang][category]
+        assert f'<p class="rc-category__guide">{guide}</p>' in html.replace("&#39;", "'")
+        assert html.index("rc-category__intro") < html.index("rc-category__guide")
+        listed = re.findall(r'<dt><a href="\.\./\.\./([^"]+)/">', html)
+        members = {card.card.slug for card in cards if card.card.category == category}
+        on_path = [slug for slug in path if slug in members]
+        assert len(on_path) >= 4  # the overview and the family's cards on main
+        assert listed[: len(on_path)] == on_path
+        assert sorted(listed) == sorted(members)
+    # Without a path, a category lists its cards by title.
+    html = pages[f"{lang}/category/rank-aware/index.md"].html
+    titles = re.findall(r'<dt><a href="[^"]+">([^<]+)</a>', html)
+    assert titles == sorted(titles, key=lambda title: title.casefold())
+    # Home and navigation follow the same order.
+    path = [s for s in CATEGORY_PATHS["index-benchmarking"] if s in {c.card.slug for c in cards}]
+    home = home_cards_html(cards, env, lang)
+    linked = re.findall(r'<a href="([^"]+)/" data-rc-home-card>', home)
+    assert [slug for slug in linked if slug in path] == path
+    section = next(iter(navigation(cards, pages)[LANGS.index(lang)].values()))
+    title = CATEGORY_TITLES[lang]["index-benchmarking"]
+    entries = next(item[title] for item in section if title in item)
+    listed = [next(iter(entry.values())) for entry in entries[1:]]
+    assert listed[: len(path)] == [f"{lang}/{slug}.md" for slug in path]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -138,3 +138,30 @@ def test_an_example_bound_demo_is_judged_on_the_runs_check_made() -> None:
         "output as the default 'mean': each option must change what the Spanish example shows",
     ]
     assert silent_controls({"example": {"controls": controls}, "state": state}) == []
+
+
+def test_an_example_control_that_only_changes_measured_values_teaches_nothing() -> None:
+    """Timings differ on every run: a toggle whose runs differ only in values the output marks
+    as measured (rankcards.runner.MEASURED) is silent; one that also moves a computed number,
+    or prints a number without a unit, is not."""
+    controls = [
+        {"kind": "toggle", "bind": "warm", "label": _LABEL},
+        {"kind": "toggle", "bind": "batch", "label": _LABEL},
+        {"kind": "toggle", "bind": "bare", "label": _LABEL},
+    ]
+    default = _shows("p50 83 µs, 12549 QPS, built in 41 ms; 178 distances\n")
+    moved = [
+        (0, True, _shows("p50 90 µs, 9226 QPS, built in 40 ms; 178 distances\n")),
+        (1, True, _shows("p50 83 µs, 12549 QPS, built in 41 ms; 1 distances\n")),
+        (2, True, _shows("p50 83 µs, 12549 QPS, built in 41.5 ms; 178 distances\n")),
+    ]
+    demo = {
+        "example": {"controls": controls},
+        "state": {"warm": False, "batch": False, "bare": False},
+        "runs": {"": {"default": default, "moved": moved}},
+    }
+    assert silent_controls(demo) == [
+        'demo.example.controls[0].bind: switching the toggle "Label" changes nothing the '
+        "example shows (text, figures, tables) in the card's default state: give it a state "
+        "where it matters, or remove it",
+    ]

@@ -16,6 +16,10 @@ site's visualizers and code examples. Two faces over one implementation:
   significance tests between runs (``_stats``: t, Wilcoxon, randomization, bootstrap);
 - rank correlation between two orderings of systems: :func:`kendall_tau` (τ-b) and
   :func:`tau_ap` (AP correlation);
+- vector-index benchmarking: :func:`knn_recall` and :func:`mean_knn_recall` (approximate
+  neighbours against exact ones, as ann-benchmarks, big-ann-benchmarks or by ids),
+  :func:`percentile` (latency percentiles, NumPy's default), :func:`pareto_frontier` and
+  :func:`best_at_recall` (operating points of an index);
 - agreement between assessors: :func:`confusion_matrix`, :func:`cohen_kappa` (unweighted,
   linear, quadratic), :func:`krippendorff_alpha`, :func:`fleiss_kappa`; between two qrels:
   :func:`judged_pairs` and :func:`agreement` (what ``rankcards agree`` prints).
@@ -41,7 +45,9 @@ from ._diversity import (
 from ._errors import MeasureError, TrecFormatError
 from ._evaluate import Evaluation, SubtopicWarning, evaluate
 from ._explain import Explanation, Step, explain
+from ._frontier import best_at_recall, pareto_frontier
 from ._fuse import fuse, rrf_fuse
+from ._knn_recall import knn_recall, mean_knn_recall
 from ._means import (
     hit_rate_at_k,
     mean_average_precision,
@@ -52,6 +58,7 @@ from ._means import (
 )
 from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
+from ._percentile import percentile
 from ._rag import (
     NuggetScores,
     levenshtein_similarity,
@@ -95,6 +102,7 @@ __all__ = [
     "agreement",
     "alpha_ndcg_at_k",
     "average_precision",
+    "best_at_recall",
     "cohen_kappa",
     "compare_runs",
     "compare_scores",
@@ -114,9 +122,11 @@ __all__ = [
     "judged_at_k",
     "judged_pairs",
     "kendall_tau",
+    "knn_recall",
     "krippendorff_alpha",
     "levenshtein_similarity",
     "mean_average_precision",
+    "mean_knn_recall",
     "mean_ndcg_at_k",
     "mean_precision_at_k",
     "mean_recall_at_k",
@@ -126,7 +136,9 @@ __all__ = [
     "nerr_ia_at_k",
     "nugget_scores",
     "paired_scores",
+    "pareto_frontier",
     "parse_measure",
+    "percentile",
     "precision_at_k",
     "precision_ia_at_k",
     "ragas_context_precision",

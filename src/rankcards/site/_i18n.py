@@ -53,7 +53,10 @@ CATEGORY_INTROS = {
             "Measures for retrieval-augmented generation and for diverse result lists."
         ),
         "statistics": "How per-query values become one figure, and how far to trust it.",
-        "index-benchmarking": "Vector indexes: agreement with exact search against speed.",
+        "index-benchmarking": (
+            "Vector indexes: how close they stay to exact search, how fast they answer, and how"
+            " to compare them."
+        ),
     },
     "es": {
         "ground-truth": (
@@ -70,9 +73,55 @@ CATEGORY_INTROS = {
             "Cómo se convierten los valores por consulta en una cifra, y cuánto fiarse de ella."
         ),
         "index-benchmarking": (
-            "Índices vectoriales: coincidencia con la búsqueda exacta frente a velocidad."
+            "Índices vectoriales: cuánto se acercan a la búsqueda exacta, con qué rapidez"
+            " responden y cómo compararlos."
         ),
     },
+}
+
+# A category page may open with a few sentences that make it the entry point of a family of
+# cards (shown on the category page only, under its one-sentence introduction), and list its
+# cards in a reading order rather than alphabetically: the slugs below first, in this order
+# (a slug with no card yet is skipped), then any other card of the category by title.
+CATEGORY_GUIDES = {
+    "en": {
+        "index-benchmarking": (
+            "A vector index answers nearest-neighbour queries by looking at only part of the"
+            " collection, so it trades exactness for speed, and benchmarking it means measuring"
+            " both sides of that trade on the same queries. Start with the overview, where an"
+            " IVF index runs against exact search in your browser. Then see what ANN recall"
+            " counts (the exact neighbours are its ground truth, not relevance judgments), how"
+            " QPS and tail latency are measured, and how indexes are compared on their"
+            " recall-QPS frontier at a fixed recall. The last cards build HNSW, product"
+            " quantization and filtered search live and show what their knobs do to the trade."
+            " The cards below follow that order."
+        ),
+    },
+    "es": {
+        "index-benchmarking": (
+            "Un índice vectorial responde a las consultas de vecinos más cercanos mirando solo"
+            " una parte de la colección: cambia exactitud por velocidad, y evaluarlo es medir"
+            " los dos lados de ese intercambio con las mismas consultas. Empieza por la vista"
+            " general, donde un índice IVF compite en tu navegador con la búsqueda exacta."
+            " Sigue con qué cuenta el recall de ANN (su referencia son los vecinos exactos, no"
+            " juicios de relevancia), cómo se miden las QPS y la latencia de cola, y cómo se"
+            " comparan índices por su frontera recall-QPS a un recall fijo. Las últimas"
+            " tarjetas construyen en directo HNSW, la cuantización por producto y la búsqueda"
+            " filtrada y enseñan qué hacen sus parámetros con ese intercambio. Las tarjetas de"
+            " abajo siguen ese orden."
+        ),
+    },
+}
+CATEGORY_PATHS = {
+    "index-benchmarking": (
+        "index-benchmarking",
+        "ann-recall",
+        "latency-and-throughput",
+        "recall-qps-frontier",
+        "hnsw",
+        "product-quantization",
+        "filtered-search",
+    ),
 }
 
 STRINGS = {

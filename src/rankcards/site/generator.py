@@ -20,8 +20,10 @@ from markupsafe import escape
 
 from rankcards.cards import LANGS, RenderedCard
 from rankcards.site._i18n import (
+    CATEGORY_GUIDES,
     CATEGORY_INTROS,
     CATEGORY_ORDER,
+    CATEGORY_PATHS,
     CATEGORY_TITLES,
     EXERCISE_STRINGS,
     LANGUAGE_NAMES,
@@ -130,18 +132,29 @@ def _card_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -
     return pages
 
 
+def _reading_order(views: list[Any], path: tuple[str, ...]) -> list[Any]:
+    """A category's cards: those its reading ``path`` names, in that order, then the others
+    as given (by title)."""
+    rank = {slug: position for position, slug in enumerate(path)}
+    return sorted(views, key=lambda view: rank.get(view.slug, len(path)))
+
+
 def _index_pages(cards: list[RenderedCard], env: jinja2.Environment, lang: str) -> list[Page]:
     pages = []
     ordered = _by_title(cards, lang)
     template = env.get_template("category.html.jinja")
     for category in CATEGORY_ORDER:
         url = category_url(lang, category)
-        members = [card.views[lang] for card in ordered if card.card.category == category]
+        members = _reading_order(
+            [card.views[lang] for card in ordered if card.card.category == category],
+            CATEGORY_PATHS.get(category, ()),
+        )
         html = template.render(
             lang=lang,
             t=STRINGS[lang],
             title=CATEGORY_TITLES[lang][category],
             intro=CATEGORY_INTROS[lang][category],
+            guide=CATEGORY_GUIDES[lang].get(category, ""),
             cards=[
                 Link(_relative(url, card_url(lang, view.slug)), view.title, view.summary)
                 for view in members
@@ -207,7 +220,10 @@ def home_cards_html(cards: list[RenderedCard], env: jinja2.Environment, lang: st
     ordered = _by_title(cards, lang)
     categories = []
     for category in CATEGORY_ORDER:
-        members = [card.views[lang] for card in ordered if card.card.category == category]
+        members = _reading_order(
+            [card.views[lang] for card in ordered if card.card.category == category],
+            CATEGORY_PATHS.get(category, ()),
+        )
         if members:
             title = Link(
                 _relative(url, category_url(lang, category)),
@@ -271,9 +287,11 @@ def navigation(
         section: list[Any] = [{t["home"]: f"{lang}/index.md"}]
         for category in CATEGORY_ORDER:
             members = [
-                {str(escape(card.views[lang].title)): f"{lang}/{card.card.slug}.md"}
-                for card in ordered
-                if card.card.category == category
+                {str(escape(view.title)): f"{lang}/{view.slug}.md"}
+                for view in _reading_order(
+                    [card.views[lang] for card in ordered if card.card.category == category],
+                    CATEGORY_PATHS.get(category, ()),
+                )
             ]
             if members:
                 section.append(

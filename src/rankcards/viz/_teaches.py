@@ -13,7 +13,8 @@ What the reader sees, per demo kind:
   slider and the parameter sliders, and for a convention its two sides shown with its toggle on
   (``<convention>:default`` and ``<convention>:other``), which must differ;
 * an **example-bound demo** (``demo: {example: {controls}}``) shows the example's output: its
-  text, figures and tables (:func:`example_shown`), in each language's example.
+  text, figures and tables (:func:`example_shown`), in each language's example, except the
+  values the text marks as measured (:data:`rankcards.runner.MEASURED`).
 
 How each control is moved, alone, from the card's initial state (:func:`moved_values`):
 
@@ -47,6 +48,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from rankcards.runner import without_measured
 from rankcards.viz._html import fmt
 from rankcards.viz.bound import same_value
 
@@ -104,12 +106,17 @@ def shown_numbers(html: str) -> Numbers:
 
 def example_shown(answer: Mapping[str, Any]) -> tuple[object, ...]:
     """What a run of the example shows: its text output, figures and tables (a worker's answer,
-    :mod:`rankcards.cards._worker`).
+    :mod:`rankcards.cards._worker`), measured values in the text blanked out
+    (:func:`rankcards.runner.without_measured`: a control that only changes timings teaches
+    nothing, and their noise would pass for a change).
 
-    >>> example_shown({"output": "P@10 = 0.4\\n", "figures": [], "tables": ["<table>"]})
-    ('P@10 = 0.4\\n', [], ['<table>'])
+    >>> example_shown({"output": "P@10 = 0.4, 812 QPS\\n", "figures": [], "tables": ["<table>"]})
+    ('P@10 = 0.4, <n> QPS\\n', [], ['<table>'])
     """
-    return (answer.get("output"), answer.get("figures"), answer.get("tables"))
+    output = answer.get("output")
+    if isinstance(output, str):
+        output = without_measured(output)
+    return (output, answer.get("figures"), answer.get("tables"))
 
 
 def slider_values(control: Mapping[str, Any], samples: int = SLIDER_SAMPLES) -> list[float]:
