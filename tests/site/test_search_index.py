@@ -24,6 +24,11 @@ BY_SLUG = {card.slug: card for card in CARDS}
 EXPECTED = {
     "average-precision": ("MAP", "Precisión media"),
     "averaging-over-queries": ("macro", "Promedio sobre consultas"),
+    "benchmark-beir": ("BEIR", "evaluación zero-shot"),
+    "benchmark-lotte": ("Success@5", "Fuera de dominio"),
+    "benchmark-ms-marco": ("MRR@10", "ranking de pasajes"),
+    "benchmark-mteb-retrieval": ("MTEB", "tareas de recuperación"),
+    "benchmark-trec-dl": ("TREC DL", "Juicios graduados"),
     "confidence-intervals": ("effect size", "Intervalos de confianza"),
     "multiple-comparisons": ("Bonferroni", "Comparaciones múltiples"),
     "online-evaluation": ("A/B test", "intercalado"),
