@@ -3,7 +3,8 @@
 Target (issue 4): p95 <= 50 ms over 100 changes. A "change" is one user action on the MRR
 card's demo — alternately moving the k slider and toggling a document's relevance — timed
 inside the page from the event that the control dispatches until the recomputed view (Python in
-the Pyodide worker, ``rankcards.viz.mrr:view``) is in the DOM (the demo's ``rankcards:demo``
+the Pyodide worker: the measure lab on RR@k, ``rankcards.viz.lab:view``, since the MRR card
+moved to the lab) is in the DOM (the demo's ``rankcards:demo``
 event). The runtime is booted, the demo has made its own first compute, and ``--warmup``
 untimed changes are made before timing starts, so this is the warm path only: in the first
 seconds after a boot, changes can take a few hundred ms while Chromium tiers up Pyodide's

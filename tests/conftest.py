@@ -58,22 +58,23 @@ def out_test_aggregates(trec_eval_reference: Path) -> dict[str, str]:
 
 
 def _mrr_demo_values(state: dict[str, Any]) -> dict[str, float]:
-    """What the MRR demo must show for ``state``, computed by rankcards.metrics: RR per query
-    (``RR:<qid>``) and ``MRR``, each ranking cut at ``state["k"]``."""
+    """What the MRR card's lab must show for ``state``, computed by rankcards.metrics: RR@k per
+    query (``value:<qid>``) and their mean, MRR@k (``mean``), each ranking cut at ``state["k"]``
+    (every listed query is judged: the lab judges its listed documents)."""
     from rankcards.metrics import mean_reciprocal_rank, reciprocal_rank
 
     k = state["k"]
     rankings = [item["ranking"][:k] for item in state["queries"]]
     relevant = [set(item["relevant"]) for item in state["queries"]]
     values = {
-        f"RR:{item['query']}": reciprocal_rank(ranking, rel)
+        f"value:{item['query']}": reciprocal_rank(ranking, rel)
         for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True)
     }
-    values["MRR"] = mean_reciprocal_rank(rankings, relevant)
+    values["mean"] = mean_reciprocal_rank(rankings, relevant)
     return values
 
 
 @pytest.fixture(scope="session")
 def mrr_demo_values() -> Callable[[dict[str, Any]], dict[str, float]]:
-    """The module's numbers for an MRR demo state (shared by the view and browser tests)."""
+    """The module's numbers for the MRR card's demo state (shared by the browser tests)."""
     return _mrr_demo_values

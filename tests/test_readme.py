@@ -1,4 +1,5 @@
-"""The README is a newcomer's page: short, the two commands first, every card listed, links alive.
+"""The README is a newcomer's page: short, the two commands first, the categories and the
+glossary named (never the cards one by one: the glossary is generated), links alive.
 
 The full benchmark account lives in bench/README.md; the README keeps the headline figures.
 """
@@ -26,13 +27,24 @@ def test_readme_starts_with_a_quick_start_of_exactly_the_two_commands() -> None:
     assert block.group(1).splitlines() == ["make serve", "make test"]
 
 
-def test_every_card_is_in_the_cards_table_and_every_link_exists() -> None:
+def test_the_cards_section_names_the_categories_and_links_the_glossary() -> None:
+    from rankcards.site._i18n import CATEGORY_ORDER, CATEGORY_TITLES
+
     cards_section = README.split("### Cards", 1)[1].split("\n#", 1)[0]
-    linked = re.findall(r"\]\(docs/cards/([a-z0-9-]+)\.yml\)", cards_section)
-    on_disk = sorted(path.stem for path in (ROOT / "docs" / "cards").glob("*.yml"))
-    assert sorted(linked) == on_disk
-    assert not re.search(r"TODO|TBD|\.\.\.|…", cards_section), "placeholder in the cards table"
-    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README):
+    words = " ".join(cards_section.split()).lower()  # Markdown wraps a name across lines
+    for category in CATEGORY_ORDER:
+        assert CATEGORY_TITLES["en"][category].lower() in words, category
+    for lang in ("en", "es"):
+        assert f"](https://rankcards.github.io/rankcards/{lang}/glossary/)" in cards_section
+    # No card is listed: a new card touches nothing but its own file.
+    assert not re.search(r"docs/cards/[a-z0-9-]+\.yml", README)
+    assert not re.search(r"TODO|TBD|\.\.\.|…", cards_section), "placeholder in the cards section"
+
+
+def test_every_local_link_exists() -> None:
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README)
+    assert links
+    for target in links:
         assert (ROOT / target).exists(), target
 
 

@@ -1,4 +1,5 @@
-"""Small SVG charts for card examples: line, scatter and bar, standard library only.
+"""Small SVG charts and tables for card examples: line, scatter, bar and :class:`Table`,
+standard library only.
 
 A :class:`Figure` holds one or more series and renders itself as an SVG document through
 ``_repr_svg_`` (the IPython convention), so the last expression of an example, or
@@ -20,6 +21,10 @@ Figure(title='Recall by depth', series=2)
 True
 >>> nice_ticks(0, 0.83)
 [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+A :class:`Table` shows rows under the output the same way, through ``_repr_html_``: an HTML
+``<table>`` that the page sanitizes with its own allow-list (``rankcards.web.table``); printed,
+it is aligned text.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from xml.sax.saxutils import escape
 
-__all__ = ["Figure", "bar", "line", "nice_ticks", "scatter"]
+__all__ = ["Figure", "Table", "bar", "line", "nice_ticks", "scatter"]
 
 Kind = Literal["line", "scatter", "bar"]
 # The words a figure's description adds around the data, per language.
@@ -379,9 +384,14 @@ class Figure:
 _LABEL_SIDES = ((0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (0, 1))
 
 
+# A point label's width per character (font-size 10, sans-serif): wide enough for digits and caps.
+_LABEL_CHAR = 6.5
+
+
 def _point_label(coords: list[tuple[float, float]], i: int, text: str, bottom: float) -> str:
     """A label next to point ``i``, on the side farthest from the segments leaving it (so the
-    line does not cross it), never below the x axis (``bottom``)."""
+    line does not cross it), never below the x axis (``bottom``) nor past the figure's left or
+    right edge (its width estimated from its length)."""
     x, y = coords[i]
     directions = []
     for j in (i - 1, i + 1):
@@ -397,7 +407,12 @@ def _point_label(coords: list[tuple[float, float]], i: int, text: str, bottom: f
     def baseline(side: tuple[int, int]) -> float:
         return y + side[1] * 9 + (4 if side[1] == 0 else 3 if side[1] > 0 else 0)
 
-    fits = [side for side in _LABEL_SIDES if baseline(side) < bottom - 8]
+    def inside(side: tuple[int, int]) -> bool:
+        width = _LABEL_CHAR * len(text)
+        start = x + side[0] * 7 - width * (1 - side[0]) / 2  # end, middle or start anchored
+        return start >= 0 and start + width <= WIDTH
+
+    fits = [side for side in _LABEL_SIDES if baseline(side) < bottom - 8 and inside(side)]
     side = max(fits or _LABEL_SIDES, key=clearance)  # max keeps the first of equals: above
     anchor = {-1: "end", 0: "middle", 1: "start"}[side[0]]
     lx, ly = x + side[0] * 7, baseline(side)
@@ -467,3 +482,105 @@ def bar(
     True
     """
     return Figure(title=title, xlabel=xlabel, ylabel=ylabel).bar(categories, values, label=label)
+
+
+Cell = str | int | float | bool | None
+
+
+@dataclass
+class Table:
+    """Rows under named columns, with an optional caption: shown as an HTML table under the
+    example's output (as its final expression, ``display(table)`` or ``table.show()``), as
+    aligned text when printed.
+
+    Cells are strings, numbers, booleans or None (an empty cell). A float is written with
+    ``digits`` decimals, an integer as it is; numbers are right-aligned. The HTML holds only
+    what the page's table allow-list keeps (``rankcards.web.table``): ``table``, ``caption``,
+    ``thead``/``tbody``, ``tr``, ``th scope="col"``, ``td`` and the classes ``rc-table`` (the
+    site's table style: a wide table scrolls sideways, with a shadow as the cue) and ``rc-num``.
+
+    >>> table = Table(["run", "AP"], [["A", 0.5], ["B", 1 / 3]], caption="AP per run")
+    >>> print(table)
+    AP per run
+    run      AP
+    A    0.5000
+    B    0.3333
+    >>> '<td class="rc-num">0.3333</td>' in table._repr_html_()
+    True
+    """
+
+    columns: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    caption: str = ""
+    digits: int = 4
+
+    def __post_init__(self) -> None:
+        self.columns = tuple(str(column) for column in self.columns)
+        rows = []
+        for number, row in enumerate(self.rows, 1):
+            cells = tuple(row)
+            if len(cells) != len(self.columns):
+                raise ValueError(
+                    f"Table: row {number} has {len(cells)} cells for {len(self.columns)} columns"
+                )
+            for cell in cells:
+                if cell is not None and not isinstance(cell, str | int | float):
+                    raise TypeError(
+                        f"Table: row {number}: cells are text, numbers or None, got {cell!r}"
+                    )
+            rows.append(cells)
+        self.rows = tuple(rows)
+        if isinstance(self.digits, bool) or not isinstance(self.digits, int) or self.digits < 0:
+            raise ValueError(f"Table: digits must be an integer >= 0, got {self.digits!r}")
+
+    def text(self, cell: Cell) -> str:
+        """How ``cell`` is written: a float with ``digits`` decimals, None as nothing."""
+        if cell is None:
+            return ""
+        if isinstance(cell, float):
+            return f"{cell:.{self.digits}f}"
+        return str(cell)
+
+    def show(self) -> None:
+        """Display the table now, under the example's output (``display(self)``)."""
+        from rankcards.runner import display
+
+        display(self)
+
+    def _repr_html_(self) -> str:
+        """The table as an HTML ``<table>`` (see the class docstring)."""
+        parts = ['<table class="rc-table">']
+        if self.caption:
+            parts.append(f"<caption>{escape(self.caption)}</caption>")
+        head = "".join(f'<th scope="col">{escape(column)}</th>' for column in self.columns)
+        parts.append(f"<thead><tr>{head}</tr></thead><tbody>")
+        for row in self.rows:
+            cells = "".join(
+                f"<td{_NUMBER_CLASS if _numeric(cell) else ''}>{escape(self.text(cell))}</td>"
+                for cell in row
+            )
+            parts.append(f"<tr>{cells}</tr>")
+        return "".join(parts) + "</tbody></table>"
+
+    def __str__(self) -> str:
+        texts = [list(self.columns), *([self.text(cell) for cell in row] for row in self.rows)]
+        widths = [max(len(line[i]) for line in texts) for i in range(len(self.columns))]
+        numeric = [any(_numeric(row[i]) for row in self.rows) for i in range(len(self.columns))]
+        lines = [self.caption] if self.caption else []
+        for line in texts:
+            cells = [
+                text.rjust(width) if right else text.ljust(width)
+                for text, width, right in zip(line, widths, numeric, strict=True)
+            ]
+            lines.append("  ".join(cells).rstrip())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Table(columns={list(self.columns)!r}, rows={len(self.rows)})"
+
+
+_NUMBER_CLASS = ' class="rc-num"'
+
+
+def _numeric(cell: Cell) -> bool:
+    return isinstance(cell, int | float) and not isinstance(cell, bool)

@@ -7,11 +7,13 @@ site is built is byte-for-byte what the reader gets by pressing Run on the unedi
 * everything written to ``sys.stdout`` / ``sys.stderr`` is captured in order;
 * if the last statement is an expression whose value is not ``None``, its ``repr`` is written
   to stdout on its own line, as a REPL or notebook would show it; a value with ``_repr_svg_``
-  (the IPython convention, e.g. a :class:`rankcards.plot.Figure`) is shown as a figure instead;
+  (the IPython convention, e.g. a :class:`rankcards.plot.Figure`) is shown as a figure instead,
+  and one with ``_repr_html_`` (e.g. a :class:`rankcards.plot.Table`) as a table;
 * ``display(obj)`` (given to the example like a notebook's, also :func:`display` here) shows
-  figures at that point of the run; figures are kept apart from the text (``figures``), in order,
-  as SVG markup as the code produced it: whoever puts one in a page sanitizes it first
-  (``rankcards.web.svg`` at build, ``web/svg_sanitize.js`` in the browser);
+  figures and tables at that point of the run; they are kept apart from the text (``figures``,
+  ``tables``), in order, as markup as the code produced it: whoever puts one in a page
+  sanitizes it first (``rankcards.web.svg`` / ``rankcards.web.table`` at build,
+  ``web/svg_sanitize.js`` / ``web/table_sanitize.js`` in the browser);
 * an exception becomes a traceback trimmed to the frames of the example itself (the runner's own
   frames are dropped), so line numbers point into the reader's code.
 
@@ -49,6 +51,7 @@ class ExampleResult:
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None  # the trimmed traceback, also present in ``chunks`` as stderr
     figures: list[str] = field(default_factory=list)  # SVG markup, unsanitized, in order
+    tables: list[str] = field(default_factory=list)  # HTML tables, unsanitized, in order
 
     @property
     def output(self) -> str:
@@ -83,8 +86,9 @@ class _Stream(io.TextIOBase):
         return len(text)
 
 
-# Where display() sends a figure while an example runs (None outside a run).
+# Where display() sends a figure and a table while an example runs (None outside a run).
 _figure_sink: Write | None = None
+_table_sink: Write | None = None
 
 
 def svg_of(value: object) -> str | None:
@@ -99,19 +103,44 @@ def svg_of(value: object) -> str | None:
     return svg if isinstance(svg, str) else None
 
 
+def html_of(value: object) -> str | None:
+    """``value._repr_html_()`` when ``value`` has one that returns a string, else None (a class
+    is not a table, even if its instances are)."""
+    if isinstance(value, type):
+        return None
+    method = getattr(value, "_repr_html_", None)
+    if not callable(method):
+        return None
+    html = method()
+    return html if isinstance(html, str) else None
+
+
+def _show(value: object) -> bool:
+    """Send ``value`` to the run's figures or tables when it is one; False otherwise."""
+    if _figure_sink is None or _table_sink is None:
+        return False
+    svg = svg_of(value)
+    if svg is not None:
+        _figure_sink(svg)
+        return True
+    html = html_of(value)
+    if html is not None:
+        _table_sink(html)
+        return True
+    return False
+
+
 def display(*values: object) -> None:
-    """Show each value under the example's output: a figure for a value with ``_repr_svg_``,
-    otherwise its ``repr`` on a line of stdout (outside a run, a figure's ``repr`` too).
+    """Show each value under the example's output: a figure for a value with ``_repr_svg_``, a
+    table for one with ``_repr_html_``, otherwise its ``repr`` on a line of stdout (outside a
+    run, a figure's or table's ``repr`` too).
 
     >>> display(1, "a")
     1
     'a'
     """
     for value in values:
-        svg = svg_of(value) if _figure_sink is not None else None
-        if svg is not None and _figure_sink is not None:
-            _figure_sink(svg)
-        else:
+        if not _show(value):
             print(repr(value))
 
 
@@ -140,12 +169,13 @@ def run_example(
     on_stdout: Write | None = None,
     on_stderr: Write | None = None,
     on_figure: Write | None = None,
+    on_table: Write | None = None,
     namespace: dict[str, Any] | None = None,
 ) -> ExampleResult:
     """Run ``source`` and return its captured output (see the module docstring for the rule).
 
-    ``on_stdout`` / ``on_stderr`` receive output as it is written (the page streams it), and
-    ``on_figure`` each figure's SVG as it is displayed.
+    ``on_stdout`` / ``on_stderr`` receive output as it is written (the page streams it),
+    ``on_figure`` each figure's SVG and ``on_table`` each table's HTML as it is displayed.
 
     >>> run_example("print('hi')\\n1 + 1").output
     'hi\\n2\\n'
@@ -163,8 +193,14 @@ def run_example(
         if on_figure is not None:
             on_figure(svg)
 
-    global _figure_sink
-    saved_sink, _figure_sink = _figure_sink, add_figure
+    def add_table(html: str) -> None:
+        result.tables.append(html)
+        if on_table is not None:
+            on_table(html)
+
+    global _figure_sink, _table_sink
+    saved_sinks = _figure_sink, _table_sink
+    _figure_sink, _table_sink = add_figure, add_table
     # Registering the source lets tracebacks quote the reader's lines, not just their numbers.
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(keepends=True), FILENAME)
     saved: tuple[TextIO, TextIO] = (sys.stdout, sys.stderr)
@@ -174,10 +210,7 @@ def run_example(
         exec(compile(body, FILENAME, "exec"), globals_)
         if last is not None:
             value = eval(compile(last, FILENAME, "eval"), globals_)
-            svg = svg_of(value)
-            if svg is not None:
-                add_figure(svg)
-            elif value is not None:
+            if value is not None and not _show(value):
                 stdout.write(repr(value) + "\n")
     except BaseException as error:  # the reader's code may raise anything, SystemExit included
         if isinstance(error, KeyboardInterrupt):
@@ -186,5 +219,5 @@ def run_example(
         stderr.write(result.error)
     finally:
         sys.stdout, sys.stderr = saved
-        _figure_sink = saved_sink
+        _figure_sink, _table_sink = saved_sinks
     return result

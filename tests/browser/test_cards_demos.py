@@ -66,17 +66,13 @@ def _slide(page: Any, control: str, key: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_hit_rate_slider_shows_the_module_values(page, site_server, lang):
+    """The Hit Rate card's lab (Success@k): each query's hit and the rate, at each k."""
     _open(page, site_server, lang, "hit-rate-at-k")
     for key in ("Home", "ArrowRight", "End"):
         state = _slide(page, "rc-demo-hit-rate-at-k-k", key)
-        k = state["k"]
-        rankings = [q["ranking"] for q in state["queries"]]
-        relevant = [set(q["relevant"]) for q in state["queries"]]
-        shown = _shown(page)
-        assert shown["HitRate"] == hit_rate_at_k(rankings, relevant, k), key
-        for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
-            assert shown[f"hit:{item['query']}"] == hit_at_k(ranking, rel, k)
-    assert state["k"] == 5 and shown["HitRate"] == 0.75
+        for name, value in _toy_values(state, "hit-rate-at-k").items():
+            assert _shown(page)[name] == value, (key, name)
+    assert state["k"] == 5 and _shown(page)["mean"] == 0.75
     assert _errors(page) == []
 
 
@@ -192,14 +188,14 @@ def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(page, sit
 
 
 def _toy_values(state: dict[str, Any], slug: str) -> dict[str, float]:
-    """What the hit-rate or recall view must show for ``state``, from rankcards.metrics."""
+    """What the hit-rate lab or the recall view must show for ``state``, from rankcards.metrics."""
     k = state["k"]
     rankings = [q["ranking"] for q in state["queries"]]
     relevant = [set(q["relevant"]) for q in state["queries"]]
     if slug == "hit-rate-at-k":
-        values = {"HitRate": hit_rate_at_k(rankings, relevant, k)}
+        values = {"mean": hit_rate_at_k(rankings, relevant, k)}
         for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
-            values[f"hit:{item['query']}"] = hit_at_k(ranking, rel, k)
+            values[f"value:{item['query']}"] = hit_at_k(ranking, rel, k)
         return values
     relevant = [rel | {f"missed {n}" for n in range(1, state["missed"] + 1)} for rel in relevant]
     values = {"Recall": mean_recall_at_k(rankings, relevant, k)}
@@ -219,7 +215,7 @@ def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(page,
     shown = _shown(page)
     for name, value in _toy_values(state, slug).items():
         assert shown[name] == value, name
-    metric = "HitRate" if slug == "hit-rate-at-k" else "Recall"
+    metric = "mean" if slug == "hit-rate-at-k" else "Recall"
     assert shown[metric] > before[metric]
     # At k = 1 it is out of reach; move it up to rank 1 with the keyboard, as a reader would.
     _slide(page, f"rc-demo-{slug}-k", "Home")

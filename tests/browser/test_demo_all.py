@@ -20,11 +20,14 @@ DEMO = "section[data-rc-demo]"
 
 
 def _demo_pages(site: Path) -> list[str]:
-    return sorted(
-        path.parent.relative_to(site).as_posix() + "/"
-        for path in site.rglob("index.html")
-        if "data-rc-demo" in path.read_text(encoding="utf-8")
-    )
+    """Pages with a demo that has a view of its own (an example-bound demo's view is the
+    example: tests/browser/test_bound_demos.py)."""
+    pages = []
+    for path in site.rglob("index.html"):
+        html = path.read_text(encoding="utf-8")
+        if "data-rc-demo" in html and "data-rc-bound" not in html:
+            pages.append(path.parent.relative_to(site).as_posix() + "/")
+    return sorted(pages)
 
 
 def _fixed_metrics(page: Any) -> dict[str, str]:

@@ -1,8 +1,9 @@
-"""The MRR demo in real Chromium: every displayed number is what rankcards.metrics computes.
+"""The MRR card's demo (the measure lab on RR@k) in real Chromium: every displayed number is
+what rankcards.metrics computes, through the ranked lists' mouse and keyboard controls.
 
-The page's state is read from the demo itself (its JSON state script), the same action is applied
-in Python, and the displayed ``data-value`` of each RR and of the MRR must equal the module's
-value exactly (the repr of the float travels through ``data-value``).
+The page's state is read from the demo itself (its JSON state attribute), the same action is
+applied in Python, and the displayed ``data-value`` of each query's RR and of their mean (MRR)
+must equal the module's value exactly (the repr of the float travels through ``data-value``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ def _shown(page: Any) -> dict[str, float]:
         f"{DEMO} [data-rc-view] [data-metric]",
         "els => els.map(e => [e.dataset.metric, e.dataset.value])",
     )
-    return {name: float(value) for name, value in pairs if not name.startswith("rank:")}
+    return {
+        name: float(value) for name, value in pairs if name == "mean" or name.startswith("value:")
+    }
 
 
 def _script_errors(page: Any) -> list[str]:
@@ -77,9 +80,9 @@ def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(
     shown = _shown(page)
     assert shown == mrr_demo_values(state)
     if not was_relevant:
-        assert shown[f"RR:{first['query']}"] == 1.0
+        assert shown[f"value:{first['query']}"] == 1.0
     assert button.get_attribute("aria-pressed") == json.dumps(not was_relevant)
-    mrr = page.text_content(f'{DEMO} [data-metric="MRR"]')
+    mrr = page.text_content(f'{DEMO} [data-metric="mean"]')
     assert mrr in page.text_content(f"{DEMO} [data-rc-demo-status]")
     assert _script_errors(page) == []
 
@@ -110,7 +113,7 @@ def test_keyboard_moves_marks_and_slides(page, site_server, mrr_demo_values):
     state["k"] = int(slider.get_attribute("min"))
     assert _shown(page) == mrr_demo_values(state)
     assert page.text_content(f"{DEMO} [data-rc-shown]") == str(state["k"])
-    assert f"MRR@{state['k']} = (" in page.text_content(f"{DEMO} .rc-formula")
+    assert f"RR@{state['k']} = (" in page.text_content(f"{DEMO} .rc-lab-mean")
     assert _script_errors(page) == []
 
 

@@ -154,3 +154,13 @@ def test_random_cases_are_the_same_in_the_browser_as_at_build_time(page, site_se
     number = failure["case"]["random"]
     assert f"Wrong value on random ranking {number} of 200 ({number + 5 - 1} cases" in text
     assert failure["call"] in text
+
+
+def test_one_case_passed_reads_in_the_singular_in_spanish(page, site_server):
+    # Right on the first named case only: one case passed before the failing one.
+    answer = RIGHT.replace("return 1 / position", "return 1.0 if position == 1 else 0.5")
+    block = _exercise(page, site_server, "es/mrr/")
+    _answer(page, block, answer)
+    text = _check(page, block, "fail").inner_text()
+    assert "«el primer relevante está en la posición 3» (antes pasó 1 caso)" in text
+    assert "pasaron 1 casos" not in text

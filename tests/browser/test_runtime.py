@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rankcards
-from rankcards.viz import mrr
+from rankcards.viz import expand, lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -52,9 +52,10 @@ def test_runtime_boots_and_shows_the_package_version(page, site_server, examples
 def test_call_returns_json_and_python_errors_come_back_as_data(page, site_server, examples):
     _open(page, site_server, _first(examples))
     # An object becomes keyword arguments, an array positional ones; the result is JSON.
-    state = {"k": 2, "queries": [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["b"]}]}
-    html = page.evaluate("(state) => rt.call('rankcards.viz.mrr:view', {state, lang: 'es'})", state)
-    assert html == mrr.view(state, "es")
+    queries = [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["b"]}]
+    state = expand({"lab": {"measure": "RR@k", "k": 2, "queries": queries}})["state"]
+    html = page.evaluate("(state) => rt.call('rankcards.viz.lab:view', {state, lang: 'es'})", state)
+    assert html == lab.view(state, "es")
     assert page.evaluate("rt.call('rankcards.metrics:reciprocal_rank', [['a', 'b'], ['b']])") == 0.5
     error = page.evaluate(
         "rt.call('rankcards.nope:f', {}).catch(e => ({m: e.message, t: e.pythonType}))"

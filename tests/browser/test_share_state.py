@@ -101,7 +101,7 @@ def _metrics(html: str) -> dict[str, str]:
 
 
 def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
-    page.goto(f"{site_server}en/bpref/")
+    page.goto(f"{site_server}en/r-precision/")
     initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
     queries = [item["query"] for item in initial["queries"]]
     changes = {
@@ -112,7 +112,7 @@ def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
         "absent": [queries[0]],
     }
     page.goto("about:blank")
-    page.goto(f"{site_server}en/bpref/#demo={_link(changes)}")
+    page.goto(f"{site_server}en/r-precision/#demo={_link(changes)}")
     _live(page)
     assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
     expected = _metrics(lab_view({**initial, **changes}, "en"))
@@ -270,11 +270,11 @@ def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, m
     _live(page)
     state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
     page.evaluate(f"location.hash = 'demo={_link({'k': 1})}'")
-    mrr = repr(mrr_demo_values({**state, "k": 1})["MRR"])
+    mrr = repr(mrr_demo_values({**state, "k": 1})["mean"])
     page.wait_for_function(
         f"(() => {{ const s = document.querySelector('{DEMO}');"
         " return s.dataset.rcState === 'live' && s.dataset.rcShared === 'restored'"
-        f" && s.querySelector('[data-metric=MRR]').dataset.value === '{mrr}'; }})()"
+        f" && s.querySelector('[data-metric=mean]').dataset.value === '{mrr}'; }})()"
     )
     assert page.input_value(f'{DEMO} input[type="range"]') == "1"
     assert _errors(page) == []

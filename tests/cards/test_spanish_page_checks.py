@@ -53,14 +53,12 @@ def test_a_spanish_example_that_alone_raises_is_reported_at_the_spanish_source(
     card = _fixture_cards(tmp_path) / "beta.yml"
     line = _edit(
         card,
-        '      print("beta", len(TOY))\n    en:',
-        '      print("beta", len(TOY))\n      print(1 / 0)\n    en:',
+        '      print("last", TOY[-1].id)\n    en:',
+        '      print("last", TOY[-1].id)\n      print(1 / 0)\n    en:',
     )
     with pytest.raises(CardError) as caught:
         build_cards(tmp_path, timeout=30)
     [problem] = caught.value.problems
     assert (problem.path.name, problem.field) == ("beta.yml", "code.source.es")
-    assert problem.message == (
-        "code example raised ZeroDivisionError: division by zero (example line 4)"
-    )
+    assert problem.message == "code example raised ZeroDivisionError: division by zero"
     assert problem.line == line + 1  # the raising line of the Spanish source

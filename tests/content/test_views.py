@@ -5,8 +5,10 @@ from __future__ import annotations
 import copy
 import math
 import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 from rankcards.demos.bm25 import BM25
 from rankcards.demos.gold import load_gold
@@ -19,27 +21,35 @@ from rankcards.metrics import (
     mean_recall_at_k,
     recall_at_k,
 )
-from rankcards.viz import gold_dataset, hit_rate, index_benchmarking, recall
+from rankcards.viz import expand, gold_dataset, index_benchmarking, lab, recall
 
 from ._view import read, shown
 
 TOY = {"queries": toy_state()}
+CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
+
+
+def _hit_rate_lab(k: int, lang: str = "en") -> dict[str, float]:
+    """The Hit Rate card's demo (the measure lab on Success@k) at cutoff ``k``."""
+    card = yaml.safe_load((CARDS / "hit-rate-at-k.yml").read_text(encoding="utf-8"))
+    state = expand(card["demo"])["state"]
+    return shown(lab.view({**state, "k": k}, lang))
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
-def test_hit_rate_view_equals_the_module(k):
-    state = {"k": k, **copy.deepcopy(TOY)}
-    values = shown(hit_rate.view(state, "en"))
-    rankings = [q["ranking"] for q in state["queries"]]
-    relevant = [set(q["relevant"]) for q in state["queries"]]
-    assert values["HitRate"] == hit_rate_at_k(rankings, relevant, k)
-    for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
-        assert values[f"hit:{item['query']}"] == hit_at_k(ranking, rel, k)
-        assert values[f"count:{item['query']}"] == len(set(ranking[:k]) & rel)
+def test_hit_rate_card_shows_the_module_hits_and_counts(k):
+    values = _hit_rate_lab(k)
+    rankings = [q["ranking"] for q in TOY["queries"]]
+    relevant = [set(q["relevant"]) for q in TOY["queries"]]
+    assert values["mean"] == hit_rate_at_k(rankings, relevant, k)
+    for item, ranking, rel in zip(TOY["queries"], rankings, relevant, strict=True):
+        assert values[f"value:{item['query']}"] == hit_at_k(ranking, rel, k)
+    # the focused query's relevant documents in the top k: the "hits@k" count of the gotcha
+    assert values["quantity:relevant_retrieved"] == len(set(rankings[0][:k]) & relevant[0])
 
 
 def test_hit_rate_on_the_toy_example_by_hand():
-    rates = [shown(hit_rate.view({"k": k, **TOY}, "es"))["HitRate"] for k in (1, 2, 3, 5)]
+    rates = [_hit_rate_lab(k, "es")["mean"] for k in (1, 2, 3, 5)]
     assert rates == [0.25, 0.5, 0.75, 0.75]  # q2 at 1, q1 at 2, q3 at 3, q4 never
 
 
@@ -249,3 +259,13 @@ def test_index_chart_plots_the_machine_independent_speed_up_with_the_live_dots_b
     live = set(re.findall(r'data-live="(\d+)"', html))
     assert live == {str(p) for p in index_benchmarking.SWEEP}
     assert "distance computations saved" in html and "measured QPS / exact QPS" in html
+
+
+def test_the_inspected_query_shows_its_own_values_so_the_query_select_teaches():
+    for qid in ("q16", "q05"):
+        values = shown(gold_dataset.view(_gold_state(query=qid), "en"))
+        for system in ("bm25", "random"):
+            for key in ("RR", "Hit", "R"):
+                assert values[f"{system}:{key}:query"] == values[f"{system}:{key}:{qid}"]
+    assert shown(gold_dataset.view(_gold_state(), "en"))["bm25:RR:query"] == 0.25
+    assert shown(gold_dataset.view(_gold_state(query="q05"), "en"))["bm25:RR:query"] == 1.0

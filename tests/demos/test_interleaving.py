@@ -197,7 +197,8 @@ def test_simulation_is_seeded_and_its_counts_add_up(gold_pair):
     assert one != simulate(a, b, qrels, model, 300, seed=3)
     assert one.impressions == one.wins_a + one.wins_b + one.ties == 300
     assert len(one.trace) == 300 and one.trace[-1] == one.preference_b
-    assert one.preference_b == one.wins_b / (one.wins_a + one.wins_b)
+    # a tie is half a win for each system (Chapelle et al. 2012)
+    assert one.preference_b == (one.wins_b + one.ties / 2) / 300
     assert one.p_value == sign_test(one.wins_a, one.wins_b)
 
 
@@ -232,8 +233,7 @@ def _reference(a, b, qrels, model, impressions, seed):
         picks = team_draft(a[query], b[query], rng)
         clicks = simulate_clicks([p.doc for p in picks], qrels.get(query, {}), model, rng)
         wins[Impression(query, picks, clicks, *credit(picks, clicks)).winner] += 1
-        decided = wins["A"] + wins["B"]
-        trace.append(wins["B"] / decided if decided else 0.5)
+        trace.append((wins["B"] + wins["tie"] / 2) / sum(wins.values()))
     return wins["A"], wins["B"], wins["tie"], tuple(trace)
 
 

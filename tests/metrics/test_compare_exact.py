@@ -112,26 +112,34 @@ def test_randomization_sampled_p_is_near_the_exact_p() -> None:
     assert abs(sampled - exact) < 4 * math.sqrt(exact * (1 - exact) / 20000)
 
 
+def _reference_picks(n: int, samples: int, seed: int) -> list[list[int]]:
+    """The positions each resample picks, read from the same random bytes as the module:
+    16-bit little-endian numbers, those below the largest multiple of n accepted and mapped to
+    x % n, rejected ones drawn again (in one batch per round, as the module draws them)."""
+    accepted = n * (65536 // n)
+    reference = random.Random(seed)
+    resamples = []
+    for _ in range(samples):
+        picks: list[int] = []
+        count = n
+        while count:
+            raw = reference.randbytes(2 * count)
+            numbers = [raw[i] | raw[i + 1] << 8 for i in range(0, len(raw), 2)]
+            picks += [x % n for x in numbers if x < accepted]
+            count = sum(1 for x in numbers if x >= accepted)
+        resamples.append(picks)
+    return resamples
+
+
 def test_bootstrap_draws_are_uniform_picks_with_rejection() -> None:
-    # A reference sampler reading the same random bytes: 16-bit little-endian numbers, those
-    # below the largest multiple of n accepted and mapped to values[x % n], rejected ones
-    # drawn again. Its resample means must equal bootstrap_means' for sizes that put the
-    # rejection boundary inside a byte, on a byte edge, or nowhere (n divides 65536).
+    # The reference sampler's resample means must equal bootstrap_means' for sizes that put
+    # the rejection boundary inside a byte, on a byte edge, or nowhere (n divides 65536).
     for n in (1, 3, 7, 256, 1000, 2000, 3000, 4096):
         generator = random.Random(n)
         values = [generator.uniform(-1, 1) for _ in range(n)]
-        accepted = n * (65536 // n)
-        reference = random.Random(42)
-        expected = []
-        for _ in range(20):
-            picks: list[float] = []
-            count = n
-            while count:
-                raw = reference.randbytes(2 * count)
-                numbers = [raw[i] | raw[i + 1] << 8 for i in range(0, len(raw), 2)]
-                picks += [values[x % n] for x in numbers if x < accepted]
-                count = sum(1 for x in numbers if x >= accepted)
-            expected.append(math.fsum(picks) / n)
+        expected = [
+            math.fsum(values[i] for i in picks) / n for picks in _reference_picks(n, 20, 42)
+        ]
         means = _stats.bootstrap_means(values, 20, 42)
         for got, want in zip(means, expected, strict=True):
             assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12), (n, got, want)
@@ -156,33 +164,75 @@ def test_bootstraps_of_a_call_equal_each_bootstrap_alone() -> None:
     vectors = [[generator.gauss(0, 1) for _ in range(300)] for _ in range(3)]
     together = _stats.bootstrap_tests(vectors, samples=200, seed=9)
     assert together == [_stats.bootstrap_test(v, samples=200, seed=9) for v in vectors]
+    intervals = _stats.bootstrap_intervals(vectors, samples=200, seed=9)
+    assert intervals == [result.ci for result in together]
     assert _stats.bootstrap_tests([], samples=10) == []
     assert "one length" in _raises(ValueError, _stats.bootstrap_tests, [[0.1, 0.2], [0.1]])
 
 
-def test_bootstrap_p_inverts_the_percentile_interval() -> None:
+def _studentized_shift_p_by_hand(differences: list[float], samples: int, seed: int) -> float:
+    """The studentized shift bootstrap test written out in exact rational arithmetic, on the
+    resamples the module draws: t = mean / (sd / sqrt(n)) compared through t^2 = n mean^2 / var
+    (no square root, no rounding), w = d - mean(d) exact, so a resample of equal values has
+    variance exactly 0 (t* = 0 if its mean is 0, infinite otherwise)."""
+    exact = [Fraction(d).limit_denominator(10**6) for d in differences]
+    n = len(exact)
+    centre = sum(exact) / n
+    if all(e == exact[0] for e in exact):
+        return 1.0 if exact[0] == 0 else 1 / (1 + samples)
+
+    def t_squared(values: list[Fraction]) -> Fraction | None:  # None: infinite
+        mean = sum(values) / n
+        variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+        if variance == 0:
+            return Fraction(0) if mean == 0 else None
+        return n * mean * mean / variance
+
+    observed = t_squared(exact)
+    assert observed is not None
+    shifted = [e - centre for e in exact]
+    hits = 0
+    for picks in _reference_picks(n, samples, seed):
+        t2 = t_squared([shifted[i] for i in picks])
+        hits += t2 is None or t2 >= observed
+    return (1 + hits) / (1 + samples)
+
+
+def test_bootstrap_p_equals_the_studentized_shift_test_by_hand() -> None:
     generator = random.Random(9)
-    differences = [generator.gauss(0.01, 0.1) for _ in range(50)]
-    result = _stats.bootstrap_test(differences, samples=3000, seed=4)
-    means = sorted(_stats.bootstrap_means(differences, 3000, 4))
-    below = sum(m <= 0 for m in means)
-    above = sum(m >= 0 for m in means)
-    assert min(below, above) > 0  # p is not at its floor
-    assert result.p == min(1.0, 2 * (1 + min(below, above)) / 3001)
-    assert result.ci == (_stats._percentile(means, 0.025), _stats._percentile(means, 0.975))
-    assert _stats.bootstrap_test([0.0] * 10, samples=100).p == 1.0
-    assert _stats.bootstrap_test([0.1] * 10, samples=100).p == 2 / 101
-    # Resample means that are 0 in exact arithmetic but not in floats count as 0 on both
-    # sides: 1/3 + 1/6 - 1/2 style differences (here every resample is such a mix).
-    thirds = [0.1, 0.2, -0.3]
-    assert math.fsum([0.1, 0.2, -0.3]) != 0.0
-    exact_zero = _stats.bootstrap_test(thirds, samples=400, seed=2)
-    means = _stats.bootstrap_means(thirds, 400, 2)
-    zeros = sum(abs(m) < 1e-15 for m in means)
-    assert zeros > 0 and any(m != 0.0 for m in means if abs(m) < 1e-15)
-    below = sum(m < -1e-15 for m in means) + zeros
-    above = sum(m > 1e-15 for m in means) + zeros
-    assert exact_zero.p == min(1.0, 2 * (1 + min(below, above)) / 401)
+    cases = [
+        [round(generator.gauss(0.01, 0.1), 4) for _ in range(20)],
+        [round(generator.gauss(0.05, 0.1), 4) for _ in range(8)],
+        # 5 wins and 15 ties: resamples of equal values (sd 0) happen and count as infinite
+        [0.0018, 0.0019, 0.0048, 0.0185, 0.0801] + [0.0] * 15,
+        [0.1, 0.2, 0.3],  # 0.2 is the mean: resamples of it alone have mean 0, so t* = 0
+        [0.5, -0.25, 0.25, 0.0],
+        [1.0 / 3.0, -1.0 / 6.0, 0.5, 0.0, 2.0 / 3.0, 0.0],
+    ]
+    for differences in cases:
+        for seed in (0, 5):
+            result = _stats.bootstrap_test(differences, samples=400, seed=seed)
+            assert result.p == _studentized_shift_p_by_hand(differences, 400, seed), differences
+            # The interval is still the percentile interval of the same resamples' means.
+            means = sorted(_stats.bootstrap_means(differences, 400, seed))
+            assert result.ci is not None
+            assert _approx(list(result.ci), [_stats._percentile(means, q) for q in (0.025, 0.975)])
+
+
+def test_bootstrap_p_of_degenerate_differences() -> None:
+    assert _stats.bootstrap_test([0.0] * 10, samples=100).p == 1.0  # no difference at all
+    # Every difference the same, not 0: t_obs is infinite and every t* is 0
+    assert _stats.bootstrap_test([0.1] * 10, samples=100).p == 1 / 101
+    assert _stats.bootstrap_test([0.25], samples=100).p == 1 / 101
+    # A mean of exactly 0 (up to rounding) gives t_obs = 0: every t* reaches it
+    assert _stats.bootstrap_test([0.1, 0.2, -0.3], samples=100).p == 1.0
+
+
+def test_bootstrap_p_of_five_wins_and_fifteen_ties_is_not_small() -> None:
+    # The percentile interval's p was 0.0064 on these differences (the significance card's
+    # k1=0.5 b=0.3 run); the shifted, studentized test sees five small wins among ties.
+    differences = [0.0018, 0.0019, 0.0048, 0.0185, 0.0801] + [0.0] * 15
+    assert _stats.bootstrap_test(differences).p > 0.2
 
 
 def test_percentile_interpolates_like_numpy() -> None:

@@ -143,8 +143,9 @@ def test_measure_names_in_registry_order() -> None:
     names = measure_names()
     assert names[0] == "num_q"
     assert names.index("RR[(rel=N)][@k]") < names.index("nDCG[(dcg=log2|exp-log2)][@k]")
-    assert names[-10:] == [
+    assert names[-11:] == [
         "nDCG[(dcg=log2|exp-log2)][@k]",
+        "DCG[(dcg=log2|exp-log2)][@k]",
         "ERR[@k]",
         "bpref[(rel=N)]",
         "RBP[(p=X)]",
@@ -157,7 +158,8 @@ def test_measure_names_in_registry_order() -> None:
     ]
     assert "IPrec[(rel=N)]@r" in names
     assert "F1[(rel=N)]@k" in names
-    assert len(names) == 22
+    assert "F[(rel=N,beta=X)]@k" in names
+    assert len(names) == 24
 
 
 def test_trec_eval_names_map_to_specs() -> None:

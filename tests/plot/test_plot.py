@@ -183,6 +183,17 @@ def test_point_labels_sit_clear_of_the_line_and_above_the_axis():
     assert labels[0].get("text-anchor") == "end"
 
 
+def test_point_labels_stay_inside_the_figure_at_its_edges():
+    """A point on the right edge whose neighbour lies down-left would get its label up-right,
+    past the figure's edge: it goes where the whole label is seen."""
+    figure = scatter([0.2, 0.38, 0.4], [0.2, 0.38, 0.4], point_labels=["S9", "S2", "S1"])
+    width = float(_tree(figure).get("width"))
+    for label in _tree(figure).findall(".//s:text[@class='rc-plot__point-label']", NS):
+        x, extent = float(label.get("x")), 6.5 * len(label.text)
+        start = {"start": x, "middle": x - extent / 2, "end": x - extent}[label.get("text-anchor")]
+        assert start >= 0 and start + extent <= width, (label.text, label.get("text-anchor"))
+
+
 def test_the_description_speaks_the_figures_language():
     figure = Figure(xlabel="exhaustividad", ylabel="precisión", lang="es").line([0, 1], [1, 0.5])
     desc = _tree(figure)[1].text

@@ -83,15 +83,21 @@ def test_a_figure_the_page_cannot_show_is_a_card_problem(tmp_path):
 
 
 def test_a_new_allow_list_runs_the_examples_again(monkeypatch, tmp_path):
-    """Cached answers hold sanitized figures: editing svg_allow.json (mkdocs serve) renews them."""
+    """Cached answers hold sanitized figures and tables: editing svg_allow.json or
+    table_allow.json (mkdocs serve) renews them."""
     from rankcards.cards import _execute
 
     package = tmp_path / "rankcards"
     (package / "web").mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     allow = package / "web" / "svg_allow.json"
+    tables = package / "web" / "table_allow.json"
     allow.write_text("{}", encoding="utf-8")
+    tables.write_text("{}", encoding="utf-8")
     monkeypatch.setattr(_execute, "_PACKAGE", package)
     before = _execute._fingerprint()
     allow.write_text('{"elements": []}', encoding="utf-8")
-    assert _execute._fingerprint() != before
+    after_svg = _execute._fingerprint()
+    assert after_svg != before
+    tables.write_text('{"elements": []}', encoding="utf-8")
+    assert _execute._fingerprint() != after_svg

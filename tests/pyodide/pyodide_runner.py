@@ -25,6 +25,7 @@ MODULES = (
     "test_metrics_conformance",
     "test_metrics_new_measures",
     "test_agreement_exact",
+    "test_metrics_dcg_fbeta",
 )
 
 

@@ -1,8 +1,10 @@
-"""Search finds every card by its name, its abbreviation and its Spanish name (issue 14, §4).
+"""Search finds every card by its names: both titles, their parts (an abbreviation and the name
+it stands for) and its tags, in both languages (issue 14, §4; issue 20, §2).
 
 A card page's text is in one language, so the names a reader may type in the other language or
-as an abbreviation reach Material's index as the page's ``tags`` (``search_terms``); these tests
-hold the bundled cards to it and check that the built index carries the tags.
+as an abbreviation reach Material's index as the page's ``tags`` (``search_terms``). They come
+from the card alone (`rankcards check` asks every card for tags in each language): no list of
+search entries is kept anywhere, here included.
 """
 
 from __future__ import annotations
@@ -19,59 +21,39 @@ ROOT = Path(__file__).resolve().parents[2]
 CARDS, _ = load_cards(ROOT / "docs" / "cards")
 BY_SLUG = {card.slug: card for card in CARDS}
 
-# What a reader types: the abbreviation and the Spanish name of every bundled card. A card
-# whose Spanish title keeps the English name (MRR, Hit Rate) is found by that title.
-EXPECTED = {
-    "average-precision": ("MAP", "Precisión media"),
-    "averaging-over-queries": ("macro", "Promedio sobre consultas"),
-    "benchmark-beir": ("BEIR", "evaluación zero-shot"),
-    "benchmark-lotte": ("Success@5", "Fuera de dominio"),
-    "benchmark-ms-marco": ("MRR@10", "ranking de pasajes"),
-    "benchmark-mteb-retrieval": ("MTEB", "tareas de recuperación"),
-    "benchmark-trec-dl": ("TREC DL", "Juicios graduados"),
-    "confidence-intervals": ("effect size", "Intervalos de confianza"),
-    "multiple-comparisons": ("Bonferroni", "Comparaciones múltiples"),
-    "online-evaluation": ("A/B test", "intercalado"),
-    "per-query-analysis": ("trec_eval -q", "Análisis por consulta"),
-    "significance-testing": ("Wilcoxon", "valor p"),
-    "bpref": ("bpref", "bpref (binary preference)"),
-    "dcg": ("DCG", "ganancia acumulada descontada"),
-    "err": ("ERR", "rango recíproco esperado"),
-    "f1-at-k": ("F1@K", "Medida F"),
-    "gold-dataset": ("Qrels", "Juicios de relevancia"),
-    "hit-rate-at-k": ("Success@K", "Hit Rate @ K (Success@K)"),
-    "index-benchmarking": ("QPS", "rendimiento de índices"),
-    "mrr": ("MRR", "MRR (Mean Reciprocal Rank)"),
-    "ndcg": ("nDCG", "ganancia acumulada descontada normalizada"),
-    "precision-at-k": ("P@K", "Precisión@K"),
-    "precision-recall-curve": ("IPrec", "Curva precisión-exhaustividad"),
-    "r-precision": ("Rprec", "precisión en R"),
-    "rbp": ("RBP", "precisión sesgada por el rango"),
-    "recall-at-k": ("Recall", "Exhaustividad"),
-    "relevance-judgments": ("qrels", "Juicios de relevancia"),
-}
 
-
-def test_every_bundled_card_has_an_expected_search_entry():
-    assert set(EXPECTED) == set(BY_SLUG), "add the new card's abbreviation and Spanish name"
-
-
-@pytest.mark.parametrize("slug", sorted(EXPECTED))
-def test_a_card_is_found_by_its_abbreviation_and_spanish_name(slug):
-    terms = search_terms(BY_SLUG[slug])
-    abbreviation, spanish = EXPECTED[slug]
-    assert abbreviation in terms and spanish in terms
-
-
-@pytest.mark.parametrize("slug", sorted(EXPECTED))
-def test_search_terms_hold_both_titles_and_their_parts(slug):
+@pytest.mark.parametrize("slug", sorted(BY_SLUG))
+def test_search_terms_hold_both_titles_their_parts_and_every_tag(slug):
     card = BY_SLUG[slug]
     terms = search_terms(card)
     for lang in ("es", "en"):
         assert card.title(lang) in terms
-        assert set(name_parts(card.title(lang))) <= {term for term in terms}
+        assert set(name_parts(card.title(lang))) <= set(terms)
+        tags = card.data["tags"][lang]
+        assert tags and {tag.strip().casefold() for tag in tags} <= {t.casefold() for t in terms}
     folded = [term.casefold() for term in terms]
     assert len(folded) == len(set(folded))  # each name once
+
+
+def test_search_terms_come_from_the_titles_and_tags_in_order():
+    from rankcards.cards import Card
+    from rankcards.cards._yaml import Marks
+
+    data = {
+        "title": {"es": "Precisión media (AP) y MAP", "en": "Average Precision (AP) and MAP"},
+        "tags": {"es": ["Ranking", "map"], "en": ["Ranking quality"]},
+    }
+    card = Card(Path("x.yml"), data, Marks())
+    assert search_terms(card) == (
+        "Average Precision (AP) and MAP",
+        "Average Precision",
+        "AP",
+        "MAP",
+        "Precisión media (AP) y MAP",
+        "Precisión media",
+        "Ranking quality",
+        "Ranking",  # "map" is MAP again: each name once
+    )
 
 
 def test_name_parts_split_brackets_commas_and_joining_words():

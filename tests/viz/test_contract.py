@@ -25,7 +25,7 @@ def fake_module() -> Iterator[types.ModuleType]:
 
     def view(state: dict[str, Any], lang: str) -> str:
         state["mutated"] = True  # render must hand compute a copy
-        return f"<p>{lang}:{state['k']}</p>"
+        return f"<p>{lang}:{state['k']}</p>" + _numbers(state)
 
     def boom(state: dict[str, Any], lang: str) -> str:
         raise ZeroDivisionError("division by zero")
@@ -37,6 +37,12 @@ def fake_module() -> Iterator[types.ModuleType]:
     sys.modules[module.__name__] = module
     yield module
     del sys.modules[module.__name__]
+
+
+def _numbers(state: dict[str, Any]) -> str:
+    """A number that each control moves (every control must teach: rankcards.viz._teaches)."""
+    value = state["k"] + 10 * state["complete"] + 100 * (state["measure"] == "P")
+    return f'<span data-metric="x" data-value="{float(value)!r}"></span>'
 
 
 def _demo(**changes: Any) -> dict[str, Any]:
@@ -67,7 +73,7 @@ def _demo(**changes: Any) -> dict[str, Any]:
 def test_render_calls_compute_on_a_copy_of_the_state(fake_module: types.ModuleType) -> None:
     demo = _demo()
     before = copy.deepcopy(demo)
-    assert render(demo, "es") == "<p>es:3</p>"
+    assert render(demo, "es").startswith("<p>es:3</p><span data-metric")
     assert demo == before
 
 
@@ -170,4 +176,4 @@ def test_load_compute_refuses_non_strings() -> None:
 def test_the_mrr_card_demo_is_valid() -> None:
     card = yaml.safe_load((ROOT / "docs" / "cards" / "mrr.yml").read_text(encoding="utf-8"))
     assert validate(card["demo"]) == []
-    assert 'data-metric="MRR"' in render(card["demo"], "en")
+    assert 'data-measure="RR@5"' in render(card["demo"], "en")  # the lab: MRR@5 is mean RR@5

@@ -84,3 +84,43 @@ def test_bad_paths_are_errors() -> None:
     assert missing == {"error": "state path queries.5.relevant: no 5"}
     assert not_list == {"error": "state path k: not a list"}
     assert unknown == {"error": "unknown state action explode"}
+
+
+def test_label_cycles_a_ranked_lists_document_through_unjudged() -> None:
+    """0 -> 1 -> unjudged -> 0 (binary), 2 -> 3 -> unjudged -> 0 (graded), written together."""
+    binary = {"queries": [{"query": "q1", "ranking": ["a", "b"], "relevant": ["b"]}]}
+    press = {"type": "label", "path": "queries.0", "max": 1, "unjudged": True}
+    to_one, to_unjudged, plain = _apply(
+        binary,
+        {**press, "item": "a"},
+        {**press, "item": "b"},
+        {**press, "item": "b", "unjudged": False},
+    )
+    assert to_one["ok"]["queries"][0]["relevant"] == ["b", "a"]
+    assert to_unjudged["ok"]["queries"][0] == {
+        "query": "q1",
+        "ranking": ["a", "b"],
+        "relevant": [],
+        "unjudged": ["b"],
+    }
+    assert plain["ok"]["queries"][0]["relevant"] == []  # without the unjudged state: 1 -> 0
+    assert "unjudged" not in plain["ok"]["queries"][0]
+    left_out = {"queries": [{**binary["queries"][0], "relevant": [], "unjudged": ["b"]}]}
+    [judged] = _apply(left_out, {**press, "item": "b"})
+    assert (
+        judged["ok"]["queries"][0]["unjudged"] == []
+        and judged["ok"]["queries"][0]["relevant"] == []
+    )
+    graded = {"queries": [{"query": "q1", "ranking": ["a"], "grades": {"a": 3}}]}
+    press = {"type": "label", "path": "queries.0", "item": "a", "max": 3, "unjudged": True}
+    [unjudged] = _apply(graded, press)
+    assert unjudged["ok"]["queries"][0] == {
+        "query": "q1",
+        "ranking": ["a"],
+        "grades": {},
+        "unjudged": ["a"],
+    }
+    [back] = _apply(unjudged["ok"], press)
+    assert back["ok"]["queries"][0]["grades"] == {} and back["ok"]["queries"][0]["unjudged"] == []
+    [bad] = _apply(graded, {**press, "path": "queries"})
+    assert bad == {"error": "state path queries: not a ranked list"}

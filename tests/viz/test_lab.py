@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -59,12 +60,17 @@ def _state(written: str, labels: str, **changes: Any) -> dict[str, Any]:
 
 
 def _reference(
-    state: dict[str, Any], name: str, tied: bool = False, drop: str | None = None, **options: Any
+    state: dict[str, Any],
+    name: str,
+    tied: Sequence[str] = (),
+    drop: str | None = None,
+    **options: Any,
 ) -> tuple[dict[str, float], float]:
-    """evaluate() on the lab's data, built here: listed docs judged 0 unless marked."""
+    """evaluate() on the lab's data, built here: listed docs judged 0 unless marked or left
+    unjudged; ``tied`` entries "q1:2" give ranks 2 and 3 of q1 one score."""
     qrels, run = {}, {}
     for item in state["queries"]:
-        judged = dict.fromkeys(item["ranking"], 0)
+        judged = {doc: 0 for doc in item["ranking"] if doc not in item.get("unjudged", [])}
         if "grades" in item:
             judged.update(item["grades"])
         else:
@@ -73,8 +79,10 @@ def _reference(
         if item["query"] == drop:
             continue
         scores = {doc: float(100 - rank) for rank, doc in enumerate(item["ranking"])}
-        if tied and item["query"] == "q1":
-            scores[item["ranking"][2]] = scores[item["ranking"][1]]  # "q1:2": ranks 2 and 3
+        for tie in tied:
+            qid, _, rank = tie.rpartition(":")
+            if qid == item["query"]:  # rank r and r + 1 (1-based) share the upper one's score
+                scores[item["ranking"][int(rank)]] = scores[item["ranking"][int(rank) - 1]]
         run[item["query"]] = scores
     result = evaluate(qrels, run, [name], **options)
     key = result.measures[0].name
@@ -111,10 +119,13 @@ def test_both_languages_show_the_same_numbers(written: str) -> None:
 @pytest.mark.parametrize("written", EXPLAINED)
 def test_ties_side_by_side_trec_eval_and_run_order(written: str) -> None:
     state = _state(written, "binary", show_ties=True)
-    assert state["tied"] == ["q1:2"]
+    [tie] = state["tied"]  # the initial tie: one that docno descending reorders
+    qid, _, rank = tie.rpartition(":")
+    [item] = [item for item in state["queries"] if item["query"] == qid]
+    assert item["ranking"][int(rank) - 1] < item["ranking"][int(rank)]
     name = measure_at(written, state.get("k"))
     shown = _metrics(view(state, "en"))
-    _, trec_eval_mean = _reference(state, name, tied=True)
+    _, trec_eval_mean = _reference(state, name, tied=state["tied"])
     _, run_order_mean = _reference(state, name)  # distinct scores: the list order
     assert shown["ties:default"] == shown["mean"] == trec_eval_mean
     assert math.isclose(shown["ties:other"], run_order_mean, rel_tol=1e-12)
@@ -251,7 +262,8 @@ def test_each_conventions_labels_name_the_value_they_stand_beside(lang: str) -> 
     }
     ties_default, ties_other = labels["ties"]
     assert "trec_eval" in ties_default and "docno" in ties_default
-    assert "trec_eval" not in ties_other and "run" in ties_other
+    run = {"en": "run", "es": "ejecución"}[lang]
+    assert "trec_eval" not in ties_other and run in ties_other
     averaging_default, averaging_other = labels["averaging"]
     assert "trec_eval" in averaging_default and "-c" not in averaging_default
     assert "trec_eval" not in averaging_other and "-c" in averaging_other

@@ -18,10 +18,10 @@ PLACEHOLDER = "unfilled placeholder: replace the TODO text with the real content
 
 
 def _written(path: Path) -> None:
-    """Replace every placeholder with text of its own (the rules refuse es == en)."""
+    """Replace every placeholder with a sentence of its own (the rules refuse es == en)."""
     count = iter(range(1, 1000))
     text = path.read_text(encoding="utf-8")
-    path.write_text(re.sub(r"TODO[^\"'}\n]*", lambda _: f"Texto-{next(count)}", text), "utf-8")
+    path.write_text(re.sub(r"TODO[^\"'}\n]*", lambda _: f"Texto-{next(count)}.", text), "utf-8")
 
 
 def _new(*argv: str) -> int:
@@ -36,7 +36,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
     path = tmp_path / "average-precision.yml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert data["demo"] == {
-        "lab": {"measure": "AP@k", "k": 5, "conventions": ["ties", "cutoff", "averaging"]}
+        "lab": {"measure": "AP@k", "k": 3, "conventions": ["ties", "cutoff", "averaging"]}
     }
     assert "TODO" not in data["code"]["source"]
     assert "from rankcards.demos.toy import TOY" in data["code"]["source"]
@@ -47,7 +47,7 @@ def test_measure_scaffold_has_the_lab_and_a_running_example(tmp_path: Path) -> N
     _written(path)
     [card] = build_cards(tmp_path, timeout=30)
     assert card.examples["en"].error is None
-    assert "'AP@5':" in card.examples["en"].output
+    assert "'AP@3':" in card.examples["en"].output
     assert card.demos["en"].compute == "rankcards.viz.lab:view"
 
 
@@ -57,7 +57,7 @@ def test_the_scaffold_example_prints_what_the_lab_shows(tmp_path: Path) -> None:
     [card] = build_cards(tmp_path, timeout=30)
     mean = re.search(r'data-metric="mean" data-value="([^"]+)"', card.demos["en"].view_html)
     assert mean is not None
-    assert card.examples["en"].output.endswith(f"{{'AP@5': {float(mean.group(1))!r}}}\n")
+    assert card.examples["en"].output.endswith(f"{{'AP@3': {float(mean.group(1))!r}}}\n")
 
 
 def test_a_bad_measure_is_refused_before_anything_is_written(
@@ -66,13 +66,13 @@ def test_a_bad_measure_is_refused_before_anything_is_written(
     assert _new("x", "--category", "rank-aware", "--measure", "nDGC@k", "--dir", str(tmp_path)) == 2
     assert capsys.readouterr().err == (
         'rankcards new: --measure: demo.lab.measure: unknown measure "nDGC@k"; close names: '
-        f"{BY_NAME['nDCG'].form()}\n"
+        f"{BY_NAME['nDCG'].form()}, {BY_NAME['DCG'].form()}\n"
     )
     assert list(tmp_path.iterdir()) == []
 
 
-def test_without_measure_the_scaffold_is_unchanged_in_kind(tmp_path: Path) -> None:
+def test_without_measure_the_scaffold_leaves_the_demo_to_write(tmp_path: Path) -> None:
     assert _new("gold", "--category", "ground-truth", "--dir", str(tmp_path)) == 0
     data = yaml.safe_load((tmp_path / "gold.yml").read_text(encoding="utf-8"))
-    assert "demo" not in data
+    assert "TODO" in data["demo"]["compute"] and "lab" not in data["demo"]
     assert "TODO" in data["code"]["source"]

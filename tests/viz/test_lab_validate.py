@@ -17,7 +17,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "lab" / "lab-ap.yml"
 LAB_BLOCK = """\
   lab:
     measure: "AP@k"
-    k: 5
+    k: 3
     conventions: [ties, cutoff, averaging]
 """
 
@@ -81,7 +81,8 @@ CASES = {
     "unknown-field": (
         '  lab:\n    measure: "AP@k"\n    k: 5\n    colour: red\n',
         "demo.lab.colour",
-        "unknown field 'colour' (expected one of: conventions, k, labels, measure, queries)",
+        "unknown field 'colour' (expected one of: conventions, k, labels, measure, params, "
+        "queries, unjudged)",
         "colour",
     ),
     "lab-and-compute": (
@@ -153,7 +154,7 @@ def test_check_prints_the_lab_problem_as_file_line_column(
 ) -> None:
     block, _, _, needle = CASES["gain-on-ap"]
     path, text = _card_with(tmp_path, block)
-    code = check.run(argparse.Namespace(directory=tmp_path, timeout=30.0))
+    code = check.run(argparse.Namespace(directory=tmp_path, timeout=30.0, no_cache=True))
     out = capsys.readouterr().out.strip().splitlines()
     line, column = _position(text, block, needle)
     assert code == 1
@@ -179,7 +180,7 @@ def test_a_valid_lab_card_builds_with_the_expanded_demo(tmp_path: Path) -> None:
         assert demo.state["queries"] == toy_queries("binary")
         assert 'data-metric="mean"' in demo.view_html
     assert card.card.data["demo"] == {  # the card keeps what its author wrote
-        "lab": {"measure": "AP@k", "k": 5, "conventions": ["ties", "cutoff", "averaging"]}
+        "lab": {"measure": "AP@k", "k": 3, "conventions": ["ties", "cutoff", "averaging"]}
     }
 
 

@@ -223,3 +223,28 @@ def test_links_that_are_not_base64url_json_throw_for_the_caller_to_catch() -> No
     assert all("error" in result for result in decoded[1:4])
     assert decoded[4] == {"round": True}
     assert decoded[5] == {"error": True}
+
+
+def test_unjudged_documents_only_where_the_control_offers_them() -> None:
+    initial = {"queries": [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["a"]}]}
+    offered = [{"kind": "ranked-lists", "bind": "queries", "max_grade": 1, "unjudged": True}]
+    item = initial["queries"][0]
+    results = _check(
+        initial,
+        offered,
+        {"queries": [{**item, "unjudged": ["b", "c"]}]},
+        {"queries": [{**item, "unjudged": ["a"]}]},
+        {"queries": [{**item, "unjudged": ["zz"]}]},
+        {"queries": [{**item, "unjudged": ["b", "b"]}]},
+    )
+    assert results[0] == {"changes": {"queries": [{**item, "unjudged": ["b", "c"]}]}}
+    assert [result["problem"] for result in results[1:]] == [
+        'state.queries[0].unjudged: "a" also has a label',
+        'state.queries[0].unjudged: unknown entry "zz"',
+        "state.queries[0].unjudged: entries must be distinct",
+    ]
+    plain = [{"kind": "ranked-lists", "bind": "queries", "max_grade": 1}]
+    [refused] = _check(initial, plain, {"queries": [{**item, "unjudged": ["b"]}]})
+    assert refused == {
+        "problem": "state.queries[0].unjudged: this card's rankings have no unjudged state"
+    }

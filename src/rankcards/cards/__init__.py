@@ -44,6 +44,7 @@ __all__ = [
     "Reference",
     "RenderedCard",
     "build_cards",
+    "cache_dir_for",
     "card_files",
     "card_schema",
     "find_katex",
@@ -54,19 +55,31 @@ __all__ = [
 
 
 def build_cards(
-    directory: Path, *, katex_dir: Path | None = None, timeout: float = 10.0
+    directory: Path,
+    *,
+    katex_dir: Path | None = None,
+    timeout: float = 10.0,
+    cache_dir: Path | None = None,
 ) -> list[RenderedCard]:
     """Load, check, render and run every card of ``directory``.
 
     ``katex_dir`` is the npm ``katex`` package (found above ``directory`` by default);
-    ``timeout`` limits each code example and demo, in seconds. Raises :class:`CardError` with
-    every problem, or :class:`KatexUnavailable` when Node.js or KaTeX is missing.
+    ``timeout`` limits each code example and demo, in seconds; ``cache_dir`` keeps what the
+    cards' code answered between runs (:func:`cache_dir_for`; none by default). Raises
+    :class:`CardError` with every problem, or :class:`KatexUnavailable` when Node.js or KaTeX
+    is missing.
     """
     cards, problems = load_cards(directory)
     if katex_dir is None:
         katex_dir = find_katex(directory)
-    rendered, more = render_cards(cards, katex_dir=katex_dir, timeout=timeout)
+    rendered, more = render_cards(cards, katex_dir=katex_dir, timeout=timeout, cache_dir=cache_dir)
     problems += more
     if problems:
-        raise CardError(sorted(set(problems)))
+        raise CardError(problems)
     return rendered
+
+
+def cache_dir_for(katex_dir: Path) -> Path:
+    """Where the project whose ``node_modules/katex`` is ``katex_dir`` keeps the answers of its
+    cards' code: ``.cache/rankcards-check`` beside ``node_modules`` (git-ignored)."""
+    return katex_dir.absolute().parent.parent / ".cache" / "rankcards-check"

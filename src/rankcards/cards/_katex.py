@@ -2,7 +2,9 @@
 
 Pages then need no math JavaScript (only KaTeX's CSS and fonts), and an invalid formula is a
 precise build error (``throwOnError``) instead of red text on the page. Results are cached by
-content hash for the life of the process, so `mkdocs serve` rebuilds only pay for new formulas.
+content hash for the life of the process, so `mkdocs serve` rebuilds only pay for new formulas,
+and, given a ``cache_dir``, on disk per KaTeX version (`rankcards check` then starts no Node.js
+when no formula changed).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-# Reads [{tex, display}] on stdin, writes [{html} | {error}] on stdout.
+# Reads [{tex, display}] on stdin, writes [{html} | {error, position}] on stdout: KaTeX's own
+# message without the excerpt it appends, and the 0-based index in tex of what it stopped at.
 _SCRIPT = r"""
 const katex = require(process.argv[1]);
 let input = "";
@@ -28,14 +31,15 @@ process.stdin.on("end", () => {
         trust: false,
       }) };
     } catch (error) {
-      return { error: String(error.message || error) };
+      const position = Number.isInteger(error.position) ? error.position : null;
+      return { error: String(error.rawMessage || error.message || error), position };
     }
   });
   process.stdout.write(JSON.stringify(out));
 });
 """
 
-_cache: dict[str, tuple[str | None, str | None]] = {}
+_cache: dict[str, tuple[str | None, str | None, int | None]] = {}
 
 
 class KatexUnavailable(RuntimeError):
@@ -44,10 +48,12 @@ class KatexUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class MathResult:
-    """KaTeX output for one formula: ``html`` or the parse ``error``."""
+    """KaTeX output for one formula: ``html``, or the parse ``error`` and the ``position``
+    (0-based, in the formula's TeX) where KaTeX stopped, when it knows it."""
 
     html: str | None
     error: str | None
+    position: int | None = None
 
 
 def find_katex(start: Path) -> Path:
@@ -67,8 +73,38 @@ def _key(tex: str, display: bool) -> str:
     return hashlib.sha256(f"{int(display)}\0{tex}".encode()).hexdigest()
 
 
-def render_math(items: list[tuple[str, bool]], katex_dir: Path) -> list[MathResult]:
+def _disk_file(katex_dir: Path, cache_dir: Path) -> Path:
+    version = json.loads((katex_dir / "package.json").read_text(encoding="utf-8"))["version"]
+    return cache_dir / f"katex-{version}.json"
+
+
+def _load_disk(path: Path) -> None:
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    for key, (html, error, position) in stored.items():
+        _cache.setdefault(key, (html, error, position))
+
+
+def _store_disk(path: Path, keys: list[str]) -> None:
+    """Keep the formulas of this build (those of removed cards go)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".tmp")
+        partial.write_text(json.dumps({key: _cache[key] for key in keys}), encoding="utf-8")
+        partial.replace(path)
+    except OSError:
+        pass  # a read-only tree still renders, without the cache
+
+
+def render_math(
+    items: list[tuple[str, bool]], katex_dir: Path, cache_dir: Path | None = None
+) -> list[MathResult]:
     """Render ``(tex, display)`` pairs; formulas not seen before go to one ``node`` call."""
+    disk = _disk_file(katex_dir, cache_dir) if cache_dir is not None else None
+    if disk is not None:
+        _load_disk(disk)
     todo = list(
         {
             _key(tex, display): (tex, display)
@@ -92,5 +128,7 @@ def render_math(items: list[tuple[str, bool]], katex_dir: Path) -> list[MathResu
         if completed.returncode != 0:
             raise KatexUnavailable(f"KaTeX failed: {completed.stderr.strip()[-500:]}")
         for (key, _), result in zip(todo, json.loads(completed.stdout), strict=True):
-            _cache[key] = (result.get("html"), result.get("error"))
+            _cache[key] = (result.get("html"), result.get("error"), result.get("position"))
+        if disk is not None:
+            _store_disk(disk, list(dict.fromkeys(_key(tex, display) for tex, display in items)))
     return [MathResult(*_cache[_key(tex, display)]) for tex, display in items]

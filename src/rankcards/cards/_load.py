@@ -2,8 +2,8 @@
 
 Per file: YAML syntax, the schema, the editor schema line, the slug matching the file name,
 unfilled ``TODO`` placeholders (left by `rankcards new`), a ``demo.lab`` block's measure, k and
-conventions, English words in the Spanish formula, an exercise's static checks (``_exercise``)
-and the completeness rules of ``_rules``
+conventions, English words in the Spanish formula, an exercise's static checks (``_exercise``),
+an example-bound demo's bindings (``_bound``) and the completeness rules of ``_rules``
 (both languages, counts, references, the toy example). Across files: duplicate slugs and
 related slugs with no card (or the card itself). Every problem is collected; nothing stops at
 the first.
@@ -16,17 +16,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rankcards.cards._bound import static_problems as bound_problems
 from rankcards.cards._exercise import static_problems as exercise_problems
 from rankcards.cards._formula import formula_problems
 from rankcards.cards._model import Card
-from rankcards.cards._problems import FieldPath, Problem, format_field
+from rankcards.cards._problems import FieldPath, Problem, format_field, parse_field
 from rankcards.cards._rules import rule_problems
 from rankcards.cards._schema import schema_problems
 from rankcards.cards._yaml import Marks, parse_card_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/card.schema.json"
 _TODO = re.compile(r"\bTODO\b")
-_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def _strings(value: Any, path: FieldPath = ()) -> Iterator[tuple[FieldPath, str]]:
@@ -83,20 +83,16 @@ def _lab_problems(path: Path, data: dict[str, Any], marks: Marks) -> list[Proble
     problems = []
     for text in lab_problems(demo["lab"]):
         field, _, message = text.partition(": ")
-        field_path = _field_path(field)
+        field_path = parse_field(field)
         line, column = marks.of_value(field_path)
         problems.append(Problem(path, line, column, format_field(field_path), message))
     return problems
 
 
-def _field_path(text: str) -> FieldPath:
-    """``demo.lab.conventions[1]`` -> ``("demo", "lab", "conventions", 1)``."""
-    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
-
-
 def _cross_problems(cards: list[Card], other_slugs: set[str]) -> list[Problem]:
     """Duplicate slugs among ``cards``; related slugs that name no card at all (``other_slugs``
-    are those of cards with other problems: they exist, so linking to them is not an error)."""
+    are those of files with other problems, even unreadable ones: they exist, so linking to
+    them is not an error, and one broken file is reported once, in that file)."""
     problems = []
     first_file: dict[str, Path] = {}
     for card in cards:
@@ -147,6 +143,7 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
         parsed = parse_card_file(path)
         problems.extend(parsed.problems)
         if parsed.data is None:
+            other_slugs.add(path.stem)  # its slug must be its file name
             continue
         problems.extend(_file_problems(path, parsed.data, parsed.marks))
         found = schema_problems(path, parsed.data, parsed.marks)
@@ -158,7 +155,10 @@ def load_cards(directory: Path) -> tuple[list[Card], list[Problem]]:
             cards.append(card)
             problems.extend(rule_problems(card))
             problems.extend(exercise_problems(card))
-        elif isinstance(parsed.data.get("slug"), str):
-            other_slugs.add(parsed.data["slug"])
+            problems.extend(bound_problems(card))
+        else:
+            other_slugs.add(path.stem)
+            if isinstance(parsed.data.get("slug"), str):
+                other_slugs.add(parsed.data["slug"])
     problems.extend(_cross_problems(cards, other_slugs))
     return cards, problems

@@ -93,16 +93,21 @@ class Example:
     output: str
     error: str | None = None
     figures: tuple[Markup, ...] = ()  # SVG shown under the output, already sanitized
+    tables: tuple[Markup, ...] = ()  # HTML tables shown under the figures, already sanitized
 
 
 @dataclass(frozen=True)
 class Demo:
-    """A demo block with its build-time view (``view_html``, from ``rankcards.viz.render``)."""
+    """A demo block with its build-time view (``view_html``, from ``rankcards.viz.render``), or
+    an example-bound demo (``compute`` None, no view: the example is the view), whose
+    ``bindings`` give each bound literal's place in this language's example (UTF-16 ``from``,
+    ``to``, and ``type``: :func:`rankcards.viz.bound.locate`)."""
 
-    compute: str
+    compute: str | None
     controls: list[dict[str, Any]]
     state: dict[str, Any]
     view_html: Markup
+    bindings: dict[str, dict[str, Any]] | None = None
 
     @property
     def state_json(self) -> str:

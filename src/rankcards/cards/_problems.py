@@ -8,10 +8,12 @@ while listing *all* problems at once instead of stopping at the first.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 FieldPath = tuple[str | int, ...]
+_FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def format_field(path: FieldPath) -> str:
@@ -26,6 +28,16 @@ def format_field(path: FieldPath) -> str:
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
     return text or "(card)"
+
+
+def parse_field(text: str) -> FieldPath:
+    """The field path a message names (``"<field path>: message"``, as the demo checks answer),
+    the inverse of :func:`format_field`.
+
+    >>> parse_field("demo.example.controls[1].bind")
+    ('demo', 'example', 'controls', 1, 'bind')
+    """
+    return tuple(int(index) if index else name for name, index in _FIELD_PART.findall(text))
 
 
 def display_path(path: Path) -> str:
@@ -51,9 +63,18 @@ class Problem:
         return f"{display_path(self.path)}:{self.line}:{self.column}: {self.field}: {self.message}"
 
 
+YAML_FIELD = "(yaml)"  # the field of a YAML syntax error
+
+
+def reading_order(problems: list[Problem]) -> list[Problem]:
+    """``problems`` once each, YAML syntax errors first (a file that cannot be read explains the
+    rest), then by file, line and column."""
+    return sorted(set(problems), key=lambda problem: (problem.field != YAML_FIELD, problem))
+
+
 class CardError(Exception):
-    """Raised when cards are invalid; carries every problem found, sorted by file and line."""
+    """Raised when cards are invalid; carries every problem found, in :func:`reading_order`."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        self.problems = sorted(problems)
+        self.problems = reading_order(problems)
         super().__init__("\n".join(str(problem) for problem in self.problems))

@@ -39,7 +39,7 @@ _TEST_NAMES = {
     "t": "paired t-test",
     "wilcoxon": "Wilcoxon signed-rank test (normal approximation)",
     "randomization": "Fisher's paired randomization test",
-    "bootstrap": "paired bootstrap test (percentile interval of the mean difference)",
+    "bootstrap": "paired bootstrap test (studentized, differences shifted to mean 0)",
 }
 
 
@@ -77,8 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="{" + ",".join(TESTS) + "}",
         help="t: paired t-test (default); wilcoxon: signed-rank, zero differences dropped, "
         "normal approximation with tie correction; randomization: sign flips of the "
-        "differences, exact up to 16 non-zero differences; bootstrap: percentile interval of "
-        "the mean difference and its p-value",
+        "differences, exact up to 16 non-zero differences; bootstrap: studentized shift test "
+        "(t of resamples of the differences shifted to mean 0) with the percentile interval",
     )
     parser.add_argument(
         "--alpha",
@@ -99,7 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=10_000,
         metavar="N",
-        help="random sign flips (randomization) and resamples (bootstrap intervals); default 10000",
+        help="random sign flips (randomization) and resamples (bootstrap test and intervals); "
+        "default 10000",
     )
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     parser.add_argument(

@@ -56,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-c",
         "--complete",
         action="store_true",
-        help="average over all qrels queries; queries missing from the run score 0",
+        help="average over all qrels queries; queries missing from the run score 0 (without "
+        "-c, over the queries in both, as trec_eval 9.x; 10.0 stops on a missing query)",
     )
     parser.add_argument(
         "-M",

@@ -15,8 +15,9 @@ with a seeded ``random.Random`` (the same draws in CPython and Pyodide), for the
   ``click[g]`` and, after a click, stops with probability ``stop[g]``.
 * :func:`credit` - a click counts for the team that placed the document; the team with more
   clicks wins the impression, equal counts (no click included) are a tie.
-* :func:`simulate` - many impressions over the gold dataset's queries, the win counts and the
-  sign test of "both systems are equally good".
+* :func:`simulate` - many impressions over the gold dataset's queries, the win counts, B's
+  preference with a tie as half a win for each system (Chapelle, Joachims, Radlinski and Yue,
+  TOIS 2012) and the sign test of "both systems are equally good" over the decided impressions.
 
 >>> import random
 >>> picks = team_draft(["a", "b", "c"], ["b", "d", "a"], random.Random(1))
@@ -260,7 +261,7 @@ class Simulation:
     wins_a: int
     wins_b: int
     ties: int
-    trace: tuple[float, ...]  # B's share of the decided impressions after each impression
+    trace: tuple[float, ...]  # B's preference (ties half a win) after each impression
 
     @property
     def impressions(self) -> int:
@@ -268,14 +269,18 @@ class Simulation:
 
     @property
     def preference_b(self) -> float:
-        """Share of the impressions with a winner that B won (0.5 when none had a winner)."""
-        decided = self.wins_a + self.wins_b
-        return self.wins_b / decided if decided else 0.5
+        """B's preference, a tie counting half a win for each system (Chapelle et al. 2012):
+        ``(wins_b + ties / 2) / impressions``; 0.5 is no preference."""
+        return _preference(self.wins_a, self.wins_b, self.ties)
 
     @property
     def p_value(self) -> float:
         """Two-sided sign test of "A and B win equally often" over the decided impressions."""
         return sign_test(self.wins_a, self.wins_b)
+
+
+def _preference(wins_a: int, wins_b: int, ties: int) -> float:
+    return (wins_b + ties / 2) / (wins_a + wins_b + ties)
 
 
 def sign_test(wins_a: int, wins_b: int) -> float:
@@ -333,7 +338,7 @@ def simulate(
     first = Impression(query, picks, clicks, credit_a, credit_b)
     wins = {"A": 0, "B": 0, "tie": 0}
     wins[first.winner] += 1
-    trace = [wins["B"] / (wins["A"] + wins["B"]) if first.winner != "tie" else 0.5]
+    trace = [_preference(wins["A"], wins["B"], wins["tie"])]
     # ... the others through per-list click plans: the same draws in the same order (tested)
     plans: dict[int, list[tuple[float, float, bool]]] = {}
     top = len(model.click) - 1
@@ -359,6 +364,5 @@ def simulate(
                 if draw() < p_stop:
                     break
         wins["tie" if credit_a == credit_b else "A" if credit_a > credit_b else "B"] += 1
-        decided = wins["A"] + wins["B"]
-        trace.append(wins["B"] / decided if decided else 0.5)
+        trace.append(_preference(wins["A"], wins["B"], wins["tie"]))
     return Simulation(first, wins["A"], wins["B"], wins["tie"], tuple(trace))

@@ -57,11 +57,14 @@ from ._measure import Measure, MeasureSpec
 from ._parse import measure_names, parse_measure
 from ._rag import (
     NuggetScores,
+    levenshtein_similarity,
     nugget_scores,
     ragas_context_precision,
     ragas_context_recall,
     ragas_id_context_precision,
     ragas_id_context_recall,
+    ragas_string_context_precision,
+    ragas_string_context_recall,
 )
 from ._readers import read_qrels, read_run
 from ._stream import evaluate_files
@@ -116,6 +119,7 @@ __all__ = [
     "judged_pairs",
     "kendall_tau",
     "krippendorff_alpha",
+    "levenshtein_similarity",
     "mean_average_precision",
     "mean_ndcg_at_k",
     "mean_precision_at_k",
@@ -133,6 +137,8 @@ __all__ = [
     "ragas_context_recall",
     "ragas_id_context_precision",
     "ragas_id_context_recall",
+    "ragas_string_context_precision",
+    "ragas_string_context_recall",
     "read_qrels",
     "read_run",
     "recall_at_k",

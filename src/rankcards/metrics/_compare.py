@@ -164,13 +164,19 @@ def compare_scores(
         [b - a for a, b in zip(scores[base][m], scores[run][m], strict=True)]
         for base, run, m in keys
     ]
-    # Every bootstrap of the call in one pass of draws (each as if drawn alone with seed).
-    intervals = (
-        _stats.bootstrap_tests(differences, samples, seed, CONFIDENCE) if test != "t" else []
-    )
+    # Every bootstrap of the call in one pass of draws (each as if drawn alone with seed);
+    # the tests other than the bootstrap take only its interval.
+    bootstraps: list[_stats.TestResult | None] = [None] * len(keys)
+    intervals: list[tuple[float, float] | None] = [None] * len(keys)
+    if test == "bootstrap":
+        bootstraps = list(_stats.bootstrap_tests(differences, samples, seed, CONFIDENCE))
+    elif test != "t":
+        intervals = list(_stats.bootstrap_intervals(differences, samples, seed, CONFIDENCE))
     comparisons = [
-        _compare(key, d, test, samples, seed, intervals[index] if intervals else None)
-        for index, (key, d) in enumerate(zip(keys, differences, strict=True))
+        _compare(key, d, test, samples, seed, bootstrap, interval)
+        for key, d, bootstrap, interval in zip(
+            keys, differences, bootstraps, intervals, strict=True
+        )
     ]
     p_values = [float(row["p"]) for row in comparisons]  # type: ignore[arg-type]
     adjusted = (
@@ -238,21 +244,26 @@ def _compare(
     test: Test,
     samples: int,
     seed: int,
-    interval: _stats.TestResult | None,
+    bootstrap: _stats.TestResult | None,
+    interval: tuple[float, float] | None,
 ) -> dict[str, object]:
     """One comparison (``key`` = baseline, run, measure), before the correction;
-    ``interval`` is the bootstrap of ``differences`` (None for the t-test)."""
+    ``bootstrap`` is the bootstrap test of ``differences`` (test ``bootstrap``), ``interval``
+    their bootstrap percentile interval (Wilcoxon and randomization)."""
     if test == "t":
         result = _stats.paired_t_test(differences, CONFIDENCE)
-    elif test == "wilcoxon":
-        result = _stats.wilcoxon_signed_rank(differences)
-    elif test == "randomization":
-        result = _stats.randomization_test(differences, samples, seed)
+    elif test == "bootstrap":
+        assert bootstrap is not None
+        result = bootstrap
     else:
-        assert interval is not None
-        result = interval
-    ci = result.ci if test == "t" else interval.ci if interval else None
-    assert ci is not None  # the t-test and the bootstrap both give an interval
+        own = (
+            _stats.wilcoxon_signed_rank(differences)
+            if test == "wilcoxon"
+            else _stats.randomization_test(differences, samples, seed)
+        )
+        result = _stats.TestResult(own.statistic, own.p, interval)
+    ci = result.ci
+    assert ci is not None  # every test reports an interval
     baseline, run, measure = key
     return {
         "baseline": baseline,

@@ -3,9 +3,12 @@
 Per query: rank the run (score descending, ties by docno descending, or in the run's own order
 with ``ties="run-order"``), cut at ``depth``, look
 up labels once, then run every measure on that one prepared :class:`Query`. Queries in the run
-but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both;
-with ``complete`` (trec_eval ``-c``) every qrels query is evaluated, those missing from the run
-as an empty ranking, so they score 0 but still count their relevant documents.
+but not in the qrels are ignored. Without ``complete`` the mean is over queries present in both,
+as trec_eval 9.x and pytrec_eval do (trec_eval 10.0 instead stops with "result qid ... not found
+in qrels", exit code 4, when a qrels query is missing from the run); with ``complete``
+(trec_eval ``-c``, and what ir_measures does by default) every qrels query is evaluated, those
+missing from the run as an empty ranking, so they score 0 but still count their relevant
+documents.
 """
 
 from __future__ import annotations

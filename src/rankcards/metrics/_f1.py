@@ -39,8 +39,8 @@ def explain(query: Query, args: Args) -> Terms:
         "k": float(k),
         "R": float(num_rel),
         "relevant_retrieved": hits,
-        "P": hits / k,
-        "recall": hits / num_rel if num_rel else 0.0,
+        "P@k": hits / k,
+        "R@k": hits / num_rel if num_rel else 0.0,
     }
     return Terms(steps, 2 * hits, float(k + num_rel), quantities)
 

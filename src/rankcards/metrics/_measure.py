@@ -147,6 +147,7 @@ class MeasureSpec:
         dcg = values.get("dcg", defaults.get("dcg"))
         recall = values.get("recall")
         alpha = values.get("alpha", defaults.get("alpha"))
+        beta = values.get("beta", defaults.get("beta"))
         return Args(
             k=self.k,
             rel=rel_level if rel is None else int(rel),
@@ -154,6 +155,7 @@ class MeasureSpec:
             dcg="log2" if dcg is None else str(dcg),
             recall=0.0 if recall is None else float(recall),
             alpha=0.5 if alpha is None else float(alpha),
+            beta=1.0 if beta is None else float(beta),
         )
 
     def __str__(self) -> str:

@@ -18,8 +18,8 @@ from ._subtopics import QuerySubtopics
 @dataclass(frozen=True, slots=True)
 class Args:
     """Resolved parameters of one measure for one evaluation: cutoff, relevance level, p, the
-    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1), IPrec's recall and
-    the diversity measures' redundancy intolerance alpha (ndeval's default 0.5)."""
+    DCG formulation (``log2``: linear gain; ``exp-log2``: gain 2^g - 1), IPrec's recall, the
+    diversity measures' redundancy intolerance alpha (ndeval's default 0.5) and F's beta."""
 
     k: int | None
     rel: int
@@ -27,6 +27,7 @@ class Args:
     dcg: str = "log2"
     recall: float = 0.0
     alpha: float = 0.5
+    beta: float = 1.0
 
     def cutoff(self) -> int:
         """The cutoff of a measure that requires one (the parser enforces it for names)."""

@@ -4,7 +4,8 @@ The LLM (or string matcher) that produces the verdicts is not here: these functi
 verdicts and compute the score exactly as the tool's own code does, so a card can show how the
 number is made and how it differs from the IR measure of the same name. Sources, pinned:
 
-- Ragas v0.4.0 (github.com/explodinggradients/ragas, commit 3e28e9de, ``src/ragas/metrics/``);
+- Ragas v0.4.0 (github.com/explodinggradients/ragas, commit 3e28e9de, ``src/ragas/metrics/``),
+  with its default string similarity (rapidfuzz's normalised Levenshtein distance);
 - AutoNuggetizer, nuggetizer 0.0.6 (github.com/castorini/nuggetizer, commit d00dc3eb,
   ``src/nuggetizer/core/metrics.py``).
 """
@@ -141,6 +142,123 @@ def ragas_id_context_recall(
     if not reference:
         return float("nan")
     return sum(1 for item in reference if item in retrieved) / len(reference)
+
+
+def levenshtein_similarity(first: str, second: str) -> float:
+    """One minus the normalised Levenshtein distance: Ragas' default string similarity.
+
+    Formula: ``1 - lev(a, b) / max(|a|, |b|)``, with ``lev`` the number of single-character
+    insertions, deletions and substitutions that turn one string into the other (each costing
+    1), and 1.0 for two empty strings. This is what Ragas' ``NonLLMStringSimilarity`` returns
+    with its default ``DistanceMeasure.LEVENSHTEIN``: ``1 - normalized_distance`` of
+    rapidfuzz's ``Levenshtein``.
+
+    Args:
+        first, second: the two strings, compared character by character (case counts).
+
+    Returns:
+        float in [0, 1]: 1.0 for equal strings, 0.0 when no character can be kept in place.
+
+    Reference:
+        Ragas v0.4.0, ``src/ragas/metrics/_string.py``, ``NonLLMStringSimilarity``
+        (lines 61-96); rapidfuzz 3, ``rapidfuzz.distance.Levenshtein.normalized_distance``.
+
+    Example:
+        >>> levenshtein_similarity("kitten", "sitting")  # 3 edits over 7 characters
+        0.5714285714285714
+        >>> levenshtein_similarity("X200 12 V", "X300 24 V")  # 3 edits over 9
+        0.6666666666666667
+    """
+    if len(first) < len(second):
+        first, second = second, first
+    if not first:
+        return 1.0
+    previous = list(range(len(second) + 1))
+    for row, char in enumerate(first, 1):
+        current = [row]
+        for column, other in enumerate(second, 1):
+            current.append(
+                min(
+                    previous[column] + 1,
+                    current[column - 1] + 1,
+                    previous[column - 1] + (char != other),
+                )
+            )
+        previous = current
+    return 1 - previous[-1] / len(first)
+
+
+def ragas_string_context_precision(
+    retrieved: Sequence[str], reference: Sequence[str], threshold: float = 0.5
+) -> float:
+    """Ragas' non-LLM context precision: the LLM variant's formula over string-match verdicts.
+
+    Formula: each retrieved chunk's verdict is 1 when its best
+    :func:`levenshtein_similarity` to a reference context is ``>= threshold``; the verdicts
+    then go through :func:`ragas_context_precision`.
+
+    Args:
+        retrieved: the retrieved chunks' texts, in rank order.
+        reference: the reference contexts' texts (at least one).
+        threshold: the similarity from which a chunk counts as a reference one (Ragas: 0.5).
+
+    Returns:
+        float in [0, 1); 0 when no retrieved chunk matches (or nothing was retrieved).
+
+    Raises:
+        ValueError: ``reference`` is empty (Ragas' ``max()`` of an empty list raises too).
+
+    Reference:
+        Ragas v0.4.0, ``src/ragas/metrics/_context_precision.py``,
+        ``NonLLMContextPrecisionWithReference`` (lines 185-247; ``>=`` at line 233).
+
+    Example:
+        >>> ragas_string_context_precision(["abcd", "wxyz"], ["abcf"])  # 0.75, then 0.0
+        0.9999999999
+    """
+    if not reference:
+        raise ValueError("reference must hold at least one context")
+    best = [max(levenshtein_similarity(chunk, ref) for ref in reference) for chunk in retrieved]
+    return ragas_context_precision([1 if score >= threshold else 0 for score in best])
+
+
+def ragas_string_context_recall(
+    retrieved: Sequence[str], reference: Sequence[str], threshold: float = 0.5
+) -> float:
+    """Ragas' non-LLM context recall: the share of reference contexts a retrieved chunk matches.
+
+    Formula: ``|{r in reference : max_c sim(r, c) > threshold}| / |reference|`` over the
+    retrieved chunks c, with sim the :func:`levenshtein_similarity`. The comparison is strict
+    (``>``), where :func:`ragas_string_context_precision` uses ``>=``: a similarity of exactly
+    0.5 matches there and not here. It is recall over reference *passages*, not over claims.
+
+    Args:
+        retrieved: the retrieved chunks' texts (at least one; order plays no part).
+        reference: the reference contexts' texts.
+
+    Returns:
+        float in [0, 1]; NaN when there is no reference context (as Ragas).
+
+    Raises:
+        ValueError: ``retrieved`` is empty while ``reference`` is not (Ragas' ``max()`` of an
+            empty list raises too).
+
+    Reference:
+        Ragas v0.4.0, ``src/ragas/metrics/_context_recall.py``, ``NonLLMContextRecall``
+        (lines 164-223; ``>`` at line 219).
+
+    Example:
+        >>> ragas_string_context_recall(["ab"], ["ab", "cd"])  # 1.0 and 0.0 similarity
+        0.5
+        >>> ragas_string_context_recall(["ab"], ["ax"])  # 0.5 is not above 0.5
+        0.0
+    """
+    if reference and not retrieved:
+        raise ValueError("retrieved must hold at least one chunk")
+    if not reference:
+        return float("nan")
+    best = [max(levenshtein_similarity(ref, chunk) for chunk in retrieved) for ref in reference]
+    return sum(1 for score in best if score > threshold) / len(best)
 
 
 @dataclass(frozen=True)

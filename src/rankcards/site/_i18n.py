@@ -151,9 +151,11 @@ EXERCISE_STRINGS = {
         "checking": "Checking…",
         "pass": "Right: your function gives the reference's value on all {total} cases "
         "({named} edge cases and {random} random rankings).",
-        "fail_named": "Wrong value on the case “{name}” ({passed} cases passed before it).",
-        "fail_random": "Wrong value on random ranking {number} of {count} ({passed} cases "
-        "passed before it).",
+        "fail_named": "Wrong value on the case “{name}” ({passed_before}).",
+        "fail_random": "Wrong value on random ranking {number} of {count} ({passed_before}).",
+        # {passed_before}, chosen by Intl.PluralRules: "one" for 1, "other" otherwise
+        "passed_before_one": "{passed} case passed before it",
+        "passed_before_other": "{passed} cases passed before it",
         "error_named": "Your function raised an exception on the case “{name}”.",
         "error_random": "Your function raised an exception on random ranking {number} of {count}.",
         "error_load": "Your code does not run, or does not define {function}:",
@@ -189,9 +191,11 @@ EXERCISE_STRINGS = {
         "checking": "Comprobando…",
         "pass": "Correcto: tu función da el valor de la referencia en los {total} casos "
         "({named} casos límite y {random} rankings aleatorios).",
-        "fail_named": "Valor incorrecto en el caso «{name}» (antes pasaron {passed} casos).",
-        "fail_random": "Valor incorrecto en el ranking aleatorio {number} de {count} (antes "
-        "pasaron {passed} casos).",
+        "fail_named": "Valor incorrecto en el caso «{name}» ({passed_before}).",
+        "fail_random": "Valor incorrecto en el ranking aleatorio {number} de {count} "
+        "({passed_before}).",
+        "passed_before_one": "antes pasó {passed} caso",
+        "passed_before_other": "antes pasaron {passed} casos",
         "error_named": "Tu función lanzó una excepción en el caso «{name}».",
         "error_random": "Tu función lanzó una excepción en el ranking aleatorio {number} de "
         "{count}.",

@@ -92,7 +92,12 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             raise PluginError(f"rankcards: {error}") from None
         cards_dir = Path(config.docs_dir) / self.config.cards_dir
         try:
-            rendered = build_cards(cards_dir, katex_dir=katex, timeout=self.config.timeout)
+            rendered = build_cards(
+                cards_dir,
+                katex_dir=katex,
+                timeout=self.config.timeout,
+                cache_dir=self._root(config) / ".cache" / "rankcards-check",
+            )
         except CardError as error:
             message = f"rankcards: {len(error.problems)} problem(s) in the cards:\n{error}"
             if self._last_good is None:

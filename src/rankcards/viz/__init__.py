@@ -11,18 +11,57 @@ The ``demo`` block of a card
 .. code-block:: yaml
 
     demo:
-      compute: rankcards.viz.mrr:view        # "module:function", module under rankcards.viz
+      compute: rankcards.viz.recall:view     # "module:function", module under rankcards.viz
       controls:                               # (or rankcards.demos), stdlib + rankcards only
         - {kind: slider, bind: k, label: {es: ..., en: ...}, min: 1, max: 5, step: 1}
         - {kind: toggle, bind: complete, label: {es: ..., en: ...}}
         - {kind: select, bind: measure, label: {es: ..., en: ...},
            options: [{value: RR, label: {es: ..., en: ...}}, ...]}
-        - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1}
+        - {kind: ranked-lists, bind: queries, label: {es: ..., en: ...}, max_grade: 1,
+           unjudged: false}
       state: {k: 5, complete: false, measure: RR, queries: [...]}
 
 A metric card may write ``demo: {lab: {measure: "AP@k", k: 5, ...}}`` instead: the measure
 lab (:mod:`rankcards.viz._lab_spec` checks the block, :func:`expand` turns it into the regular
 demo above with ``compute: rankcards.viz.lab:view`` and generated controls and state).
+
+Example-bound demos
+-------------------
+Any card may write ``demo: {example: {controls: [...]}}``: the demo is the card's own example,
+with no compute function and no ``state``. Each control (``slider``, ``toggle``, ``select``;
+fields as below) binds a name that the example (``code.source``) assigns **exactly once, at top
+level, to a literal**, and the demo's state is those literals' values:
+
+.. code-block:: yaml
+
+    code:
+      source: |
+        depth = 10  # pool depth
+        ...
+    demo:
+      example:
+        controls:
+          - {kind: slider, bind: depth, label: {es: ..., en: ...}, min: 1, max: 50}
+
+The rules are :mod:`rankcards.viz.bound`'s (``find_bindings``, ``value_problem``): the literal
+is a number (slider; an integer literal needs integer ``min``, ``max`` and ``step``, and the
+card's value lies on the steps), ``True``/``False`` (toggle) or equal to an option value
+(select); Spanish and English sources, when they differ, bind the same values. ``rankcards
+check`` reports a broken rule at the control's line, then runs the example at each slider's
+``min`` and ``max``, at every other option and with each toggle flipped
+(``rankcards.cards._bound``): a variant that raises or times out is reported, and so is a
+control that changes nothing of the output (text, figures, tables) from the card's state, by
+the rule every demo follows (:mod:`rankcards.viz._teaches`, its ``example`` checker).
+
+The page (``templates/partials/demo.html.jinja`` with ``data-rc-bound``, ``web/bound.js``):
+moving a control rewrites the literal in the example's editor (the reader sees the code change;
+a select's literal text is written at build, in the example's own quotes) and runs the example
+again; its output, figures and tables replace the last ones when the run ends, and a run
+superseded by a newer change is never shown (the last change wins; one running for over a
+second is stopped for it). A reader's edit is checked again by :func:`rankcards.viz.bound.locate`
+in the worker (after a fast path for the card's code with only its literals changed); one that
+breaks a binding disables the controls with a one-line notice until it is undone or Reset.
+The build's view is the example's own build-time output (complete without JavaScript).
 
 ``state`` is a JSON-compatible mapping: the whole input of the view. Every control has
 ``kind``, ``bind`` (a top-level key of ``state``) and a bilingual ``label``; ``help``
@@ -33,12 +72,16 @@ demo above with ``compute: rankcards.viz.lab:view`` and generated controls and s
 * ``toggle``: state value a boolean. Rendered as a labelled checkbox (``role=switch``).
 * ``select``: ``options``, a non-empty list of ``{value, label: {es, en}}`` with distinct
   JSON-scalar values; state value one of them. Rendered as a labelled ``<select>``.
-* ``ranked-lists``: optional ``max_grade`` (int >= 1, default 1). State value a non-empty list
-  of ``{query: str, ranking: [docno, ...]}`` (docnos distinct strings) plus, when ``max_grade``
-  is 1, ``relevant: [docno, ...]`` (binary labels), otherwise ``grades: {docno: 0..max_grade}``
-  (graded labels, absent = 0). Each item is a button: click, Enter or Space marks it relevant
-  (binary) or cycles its grade 0..max_grade; Alt+ArrowUp / Alt+ArrowDown, the item's up/down
-  buttons, or drag and drop reorder it within its ranking.
+* ``ranked-lists``: optional ``max_grade`` (int >= 1, default 1) and ``unjudged`` (bool,
+  default false). State value a non-empty list of ``{query: str, ranking: [docno, ...]}``
+  (docnos distinct strings) plus, when ``max_grade`` is 1, ``relevant: [docno, ...]`` (binary
+  labels), otherwise ``grades: {docno: 0..max_grade}`` (graded labels, absent = 0), and with
+  ``unjudged`` an optional ``unjudged: [docno, ...]`` (listed documents with no label: absent
+  from the qrels, shown "?"). Each item is a button: click, Enter or Space moves its label on,
+  0 -> 1 ... -> max_grade -> 0, through "unjudged" before 0 when the control allows it (the
+  ``label`` action of ``web/demo_state.js``); Alt+ArrowUp / Alt+ArrowDown, the item's up/down
+  buttons, or drag and drop reorder it within its ranking. A ranking is one tab stop (a roving
+  tabindex): the arrow keys, Home and End move the focus between its documents.
 
 The compute function
 --------------------
@@ -70,7 +113,9 @@ text. Conventions inside the fragment:
 
 Shared links
 ------------
-The page keeps the state's changed top-level keys in the URL hash (``#demo=``, ``web/share.js``)
+The page keeps the state's changed top-level keys in the URL hash (``#demo=``, ``web/share.js``;
+for an example-bound demo, the literals' values, which a page opened with the link writes into
+the card's code before running it)
 and a page opened with one uses it only if ``web/state_check.js`` accepts it: control values
 follow the rules above (and the card's own documents and queries), and a key that only a view
 button changes must have a rule in ``VIEW_KEYS`` there (today: the lab's ``focus``, ``tied``,
@@ -83,7 +128,9 @@ Python API
 * :func:`validate` (``demo``) -> ``list[str]``: problems, each ``"<field path>: <message>"``
   with the path relative to the card (``demo.controls[1].bind: ...``) so the card validator can
   map it to a YAML line; empty when the demo is valid (this includes running compute once on
-  the initial state).
+  the initial state, and the rule that every control teaches, :mod:`rankcards.viz._teaches`:
+  in the initial state, moving a control changes a number the view shows). An example-bound
+  demo is not validated here: ``rankcards check`` runs it (``rankcards.cards._bound``).
 * :func:`load_compute` (``"module:function"``) -> the callable.
 
 In the browser ``web/demo.js`` calls ``runtime.call(compute, {state, lang})`` (keyword
@@ -97,6 +144,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rankcards.viz._teaches import silent_controls
 from rankcards.viz._validate import validate_controls
 
 __all__ = ["Compute", "DemoError", "expand", "load_compute", "render", "validate"]
@@ -176,6 +224,7 @@ def validate(demo: object) -> list[str]:
     """Check a card's ``demo`` block; return ``"<field path>: <message>"`` problems."""
     if not isinstance(demo, Mapping):
         return ["demo: expected a mapping with compute, controls and state"]
+    written = demo
     if "lab" in demo:
         from rankcards.viz._lab_spec import lab_problems
 
@@ -202,4 +251,6 @@ def validate(demo: object) -> list[str]:
             except DemoError as error:
                 problems.append(str(error))
                 break
+    if not problems:
+        problems.extend(silent_controls(written))
     return problems

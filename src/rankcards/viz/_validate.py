@@ -18,7 +18,7 @@ _EXTRA = {
     "slider": {"min", "max", "step"},
     "toggle": set(),
     "select": {"options"},
-    "ranked-lists": {"max_grade"},
+    "ranked-lists": {"max_grade", "unjudged"},
 }
 
 
@@ -66,11 +66,17 @@ def _select(control: Mapping[str, Any], value: object, where: str) -> list[str]:
     return problems
 
 
-def ranked_list_problems(item: object, max_grade: int, where: str) -> list[str]:
-    """Problems of one ranked list (``{query, ranking, relevant|grades}``) at ``where``."""
+def ranked_list_problems(
+    item: object, max_grade: int, where: str, unjudged: bool = False
+) -> list[str]:
+    """Problems of one ranked list (``{query, ranking, relevant|grades}``, plus ``unjudged``
+    when the control allows it) at ``where``."""
     labels = "relevant" if max_grade == 1 else "grades"
-    if not isinstance(item, Mapping) or set(item) != {"query", "ranking", labels}:
-        return [f"{where}: expected exactly query, ranking and {labels}"]
+    keys = {"query", "ranking", labels}
+    allowed = keys | {"unjudged"} if unjudged else keys
+    if not isinstance(item, Mapping) or not keys <= set(item) <= allowed:
+        also = " (and optionally unjudged)" if unjudged else ""
+        return [f"{where}: expected exactly query, ranking and {labels}{also}"]
     ranking = item["ranking"]
     if not isinstance(item["query"], str) or not item["query"]:
         return [f"{where}.query: must be a non-empty string"]
@@ -79,16 +85,34 @@ def ranked_list_problems(item: object, max_grade: int, where: str) -> list[str]:
     if len(set(ranking)) != len(ranking):
         return [f"{where}.ranking: docnos must be distinct"]
     if max_grade == 1:
-        relevant = item["relevant"]
-        if not isinstance(relevant, list) or not all(isinstance(doc, str) for doc in relevant):
+        marked = item["relevant"]
+        if not isinstance(marked, list) or not all(isinstance(doc, str) for doc in marked):
             return [f"{where}.relevant: must be a list of docno strings"]
-        return []
-    grades = item["grades"]
-    if not isinstance(grades, Mapping) or not all(
-        isinstance(doc, str) and isinstance(grade, int) and 0 <= grade <= max_grade
-        for doc, grade in grades.items()
-    ):
-        return [f"{where}.grades: must map docnos to integers 0..{max_grade}"]
+    else:
+        marked = item["grades"]
+        if not isinstance(marked, Mapping) or not all(
+            isinstance(doc, str) and isinstance(grade, int) and 0 <= grade <= max_grade
+            for doc, grade in marked.items()
+        ):
+            return [f"{where}.grades: must map docnos to integers 0..{max_grade}"]
+    return _unjudged_problems(item.get("unjudged", []), ranking, marked, where)
+
+
+def _unjudged_problems(
+    unjudged: object, ranking: list[str], marked: object, where: str
+) -> list[str]:
+    """An unjudged document is a listed one with no label: not marked relevant, no grade."""
+    if not isinstance(unjudged, list) or not all(isinstance(doc, str) for doc in unjudged):
+        return [f"{where}.unjudged: must be a list of docno strings"]
+    if len(set(unjudged)) != len(unjudged):
+        return [f"{where}.unjudged: docnos must be distinct"]
+    listed = set(ranking)
+    labelled = set(marked) if isinstance(marked, list | Mapping) else set()
+    for doc in unjudged:
+        if doc not in listed:
+            return [f"{where}.unjudged: {doc!r} is not in the ranking"]
+        if doc in labelled:
+            return [f"{where}.unjudged: {doc!r} also has a label: an unjudged document has none"]
     return []
 
 
@@ -96,13 +120,15 @@ def _ranked_lists(control: Mapping[str, Any], value: object, where: str) -> list
     max_grade = control.get("max_grade", 1)
     if not isinstance(max_grade, int) or isinstance(max_grade, bool) or max_grade < 1:
         return [f"{where}.max_grade: must be an integer >= 1, got {max_grade!r}"]
+    unjudged = control.get("unjudged", False)
+    if not isinstance(unjudged, bool):
+        return [f"{where}.unjudged: must be true or false, got {unjudged!r}"]
     if not isinstance(value, list) or not value:
         return [f"{where}.bind: state value must be a non-empty list of ranked lists"]
     problems = []
     for index, item in enumerate(value):
-        problems.extend(
-            ranked_list_problems(item, max_grade, f"demo.state.{control['bind']}[{index}]")
-        )
+        at = f"demo.state.{control['bind']}[{index}]"
+        problems.extend(ranked_list_problems(item, max_grade, at, unjudged))
     return problems
 
 

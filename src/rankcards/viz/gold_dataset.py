@@ -52,6 +52,7 @@ _TEXT = {
         "per_query": "Per query (press a query to inspect it)",
         "query": "Query",
         "top": "{name}: top {k} for {qid}",
+        "this_query": "on {qid}:",
         "grade": "grade {grade} ({name}) for {doc}; press to change it to {next}",
         "unjudged": "{doc} is unjudged (counted as not relevant); press to judge it {next}",
         "edited": "edited",
@@ -68,6 +69,7 @@ _TEXT = {
         "per_query": "Por consulta (pulsa una consulta para examinarla)",
         "query": "Consulta",
         "top": "{name}: top {k} para {qid}",
+        "this_query": "en {qid}:",
         "grade": "grado {grade} ({name}) para {doc}; pulsa para cambiarlo a {next}",
         "unjudged": "{doc} sin juzgar (cuenta como no relevante); pulsa para juzgarlo con {next}",
         "edited": "editado",
@@ -161,7 +163,17 @@ def _grade_button(qid: str, doc: str, grade: int | None, edited: bool, t: dict, 
     )
 
 
-def _top_list(system, qid, docs, gold, qrels, edits, k, level, t, lang) -> Html:
+def _query_values(system: str, qid: str, values: dict[str, float], k: int, t: dict) -> Html:
+    """The inspected query's RR, hit and recall for one system, under its list's heading."""
+    names = (("RR", f"RR@{k}"), ("Hit", f"Hit@{k}"), ("R", f"Recall@{k}"))
+    parts: list[object] = [t["this_query"].format(qid=qid)]
+    for index, (key, shown) in enumerate(names):
+        value = metric(f"{system}:{key}:query", values[key], fmt(values[key], 4))
+        parts += [", " if index else " ", f"{shown} = ", value]
+    return el("p", {"class": "rc-gold-query-values"}, parts)
+
+
+def _top_list(system, qid, docs, gold, qrels, edits, k, level, t, lang, values) -> Html:
     items = []
     for rank, doc in enumerate(docs[:k], 1):
         grade = qrels[qid].get(doc)  # None: unjudged
@@ -187,6 +199,7 @@ def _top_list(system, qid, docs, gold, qrels, edits, k, level, t, lang) -> Html:
         "div",
         {"class": "rc-gold-list", "data-system": system, "style": "flex: 1 1 16rem; min-width: 0"},
         el("h3", {}, t["top"].format(name=name, k=k, qid=qid)),
+        _query_values(system, qid, values, k, t),
         el("ol", {"style": "list-style: none; padding-left: 0; margin-left: 0"}, items),
         el(
             "p",
@@ -237,7 +250,22 @@ def view(state: dict[str, Any], lang: str) -> str:
     detail = el(
         "div",
         {"class": "rc-gold-detail", "style": "display: flex; flex-wrap: wrap; gap: 0 1.5rem"},
-        [_top_list(s, qid, ranked[s][qid], gold, qrels, edits, k, level, t, lang) for s in SYSTEMS],
+        [
+            _top_list(
+                s,
+                qid,
+                ranked[s][qid],
+                gold,
+                qrels,
+                edits,
+                k,
+                level,
+                t,
+                lang,
+                scores[s]["per_query"][qid],
+            )
+            for s in SYSTEMS
+        ],
     )
     rows = []
     for q in gold.queries:

@@ -8,8 +8,9 @@ searches with the chosen click model and ``seed``; the view shows
 
 * the first impression in full: the interleaved list with each document's team, draft round
   and grade, the simulated clicks and whom each click credits;
-* the outcome over all impressions: wins of A and B, ties, B's share of the impressions with a
-  winner and the sign test's p-value, with the share drawn as it evolves impression after
+* the outcome over all impressions: wins of A and B, ties, B's preference (a tie is half a
+  win for each system, as Chapelle et al. 2012 count it) and the sign test's p-value over the
+  impressions with a winner, with the preference drawn as it evolves impression after
   impression (the noise of a short experiment is visible);
 * the offline nDCG@10 of both systems on the 20 queries (:func:`rankcards.metrics.paired_scores`)
   beside the online verdict.
@@ -50,11 +51,12 @@ _TEXT = {
         "same": "BM25 (itself)",
         "summary": (
             "{n} impressions, {user} user: A ({a}) wins {wa}, B ({b}) wins {wb}, ties {ties}. "
-            "B's share of the impressions with a winner: {share}; sign test p = {p}."
+            "B's preference (a tie is half a win for each): {share}; sign test over the "
+            "impressions with a winner: p = {p}."
         ),
         "offline": "Offline, on the same 20 queries: {measure} of A {va}, of B {vb}.",
         "caption": "Impression 1: query {qid} “{text}”",
-        "doc": "Position. document",
+        "doc": "Rank and document",
         "team": "Team",
         "round": "Round",
         "grade": "Grade",
@@ -68,10 +70,10 @@ _TEXT = {
         "wins_B": "B wins this impression",
         "tie": "a tie",
         "trace": (
-            "B's share of the decided impressions, impression after impression"
+            "B's preference (ties half a win), impression after impression"
             " (0 at the bottom, 1 at the top; dashed: 0.5, no preference)"
         ),
-        "trace_label": "B's share after {n} impressions: {share} (0.5 = no preference)",
+        "trace_label": "B's preference after {n} impressions: {share} (0.5 = no preference)",
         "perfect": "perfect",
         "navigational": "navigational",
         "informational": "informational",
@@ -84,12 +86,12 @@ _TEXT = {
         "same": "BM25 (el mismo)",
         "summary": (
             "{n} impresiones, usuario {user}: A ({a}) gana {wa}, B ({b}) gana {wb}, "
-            "empates {ties}. Cuota de B entre las impresiones con ganador: {share}; "
-            "prueba de los signos p = {p}."
+            "empates {ties}. Preferencia por B (un empate vale media victoria para cada "
+            "uno): {share}; prueba de los signos sobre las impresiones con ganador: p = {p}."
         ),
         "offline": "Fuera de línea, en las mismas 20 consultas: {measure} de A {va}, de B {vb}.",
         "caption": "Impresión 1: consulta {qid} «{text}»",
-        "doc": "Posición. documento",
+        "doc": "Posición y documento",
         "team": "Equipo",
         "round": "Ronda",
         "grade": "Grado",
@@ -103,10 +105,10 @@ _TEXT = {
         "wins_B": "gana B esta impresión",
         "tie": "empate",
         "trace": (
-            "Cuota de B entre las impresiones decididas, impresión tras impresión"
+            "Preferencia por B (empates como media victoria), impresión tras impresión"
             " (0 abajo, 1 arriba; discontinua: 0.5, sin preferencia)"
         ),
-        "trace_label": "Cuota de B tras {n} impresiones: {share} (0.5 = sin preferencia)",
+        "trace_label": "Preferencia por B tras {n} impresiones: {share} (0.5 = sin preferencia)",
         "perfect": "perfecto",
         "navigational": "navegacional",
         "informational": "informacional",

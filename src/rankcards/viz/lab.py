@@ -5,11 +5,15 @@ and gets this view: the value of the measure for each query and their mean (from
 :func:`rankcards.metrics.evaluate`, trec_eval's rules), and for the query the reader picks, the
 measure's own per-rank terms (:func:`rankcards.metrics.explain`) in a table and written out as
 a formula with the live numbers. Conventions that change the number (ties, gain, cutoff,
-averaging) can be switched on to show both values side by side, each computed by the module
-through its named option; the first value is always trec_eval's.
+averaging, micro, unjudged) can be switched on to show both values side by side, each computed
+by the module through its named option; the first value is always trec_eval's. Measure
+parameters (``param_p`` ...) come from their sliders; IPrec also draws its interpolated
+precision-recall curve (:mod:`rankcards.plot`) with the reader's recall level marked.
 
-The lab's data: every document listed in a ranking is judged (grade 0 when unmarked), plus
-any marked document the ranking does not list (a relevant document never retrieved). Scores
+The lab's data: every document listed in a ranking is judged (grade 0 when unmarked) unless
+the card lets the reader leave it unjudged (``unjudged``: absent from the qrels, as trec_eval
+reads them), plus any marked document the ranking does not list (a relevant document never
+retrieved). Scores
 are implicit: the list order, except that ``tied`` entries ``"q1:2"`` give ranks 2 and 3 of q1
 the same score (shown with the ties convention only). ``absent`` queries are judged but the run
 returns nothing for them (shown with the averaging convention only).
@@ -36,40 +40,26 @@ from typing import Any
 
 from rankcards.metrics import Explanation, Step, evaluate, explain
 from rankcards.metrics._explain import rank_documents
+from rankcards.metrics._terms import number
+from rankcards.plot import Figure
 from rankcards.viz._html import Html, act_set, act_toggle, el, fmt, metric, table
-from rankcards.viz._lab_spec import cutoff_variant, exponential_gain, gain_variant, measure_at
-from rankcards.viz._lab_text import DETAIL, QUANTITY, VIEW
+from rankcards.viz._lab_spec import (
+    PARAM_PREFIX,
+    concrete_name,
+    cutoff_variant,
+    exponential_gain,
+    gain_variant,
+    judgments_of,
+    scores_of,
+)
+from rankcards.viz._lab_text import DETAIL, QUANTITY, SYMBOL, VIEW
 
 __all__ = ["Lab", "view"]
 
 Judgments = dict[str, int]
 Scores = dict[str, float]
-
-
-def judgments_of(item: Mapping[str, Any], graded: bool) -> Judgments:
-    """The query's judgments: every listed document (0 unless marked) and every marked one."""
-    marks: Mapping[str, int] = (
-        item.get("grades", {}) if graded else dict.fromkeys(item.get("relevant", []), 1)
-    )
-    judged = dict.fromkeys(item["ranking"], 0)
-    judged.update({doc: int(grade) for doc, grade in marks.items()})
-    return judged
-
-
-def scores_of(ranking: Sequence[str], tied_ranks: set[int]) -> Scores:
-    """Scores that rank the list as given, equal for rank r and r + 1 when r is tied.
-
-    >>> scores_of(["a", "b", "c"], {1})
-    {'a': 2.0, 'b': 2.0, 'c': 1.0}
-    """
-    groups = len(ranking) - len([r for r in tied_ranks if 1 <= r < len(ranking)])
-    scores: Scores = {}
-    score = float(groups)
-    for rank, doc in enumerate(ranking, 1):
-        if rank > 1 and rank - 1 not in tied_ranks:
-            score -= 1.0
-        scores[doc] = score
-    return scores
+#: the 11 standard recall levels of a precision-recall curve (trec_eval's iprec_at_recall)
+RECALL_LEVELS = tuple(level / 10 for level in range(11))
 
 
 @dataclass(frozen=True)
@@ -90,6 +80,11 @@ class Lab:
     def from_state(cls, state: Mapping[str, Any]) -> Lab:
         written = str(state["measure"])
         k = int(state["k"]) if "k" in state else None
+        params = {
+            key.removeprefix(PARAM_PREFIX): float(value)
+            for key, value in state.items()
+            if key.startswith(PARAM_PREFIX)
+        }
         queries = tuple(state["queries"])
         ids = [str(item["query"]) for item in queries]
         focus = str(state.get("focus"))
@@ -98,7 +93,7 @@ class Lab:
         )
         return cls(
             written=written,
-            name=measure_at(written, k),
+            name=concrete_name(written, k, params),
             k=k,
             graded=state.get("labels") == "graded",
             queries=queries,
@@ -116,6 +111,17 @@ class Lab:
         """Judged queries only: a query with no judgment is not in the qrels at all."""
         judged = {str(item["query"]): judgments_of(item, self.graded) for item in self.queries}
         return {qid: labels for qid, labels in judged.items() if labels}
+
+    @cached_property
+    def all_judged_qrels(self) -> dict[str, Judgments]:
+        """The qrels with every listed unjudged document judged not relevant (0)."""
+        qrels = {}
+        for item in self.queries:
+            qid = str(item["query"])
+            labels = {**dict.fromkeys(item["ranking"], 0), **self.qrels.get(qid, {})}
+            if labels:
+                qrels[qid] = labels
+        return qrels
 
     @cached_property
     def run(self) -> dict[str, Scores]:
@@ -169,6 +175,23 @@ class Lab:
         except ValueError:  # no query in both the run and the qrels
             return None
         return result.aggregate[result.measures[0].name]
+
+    def all_judged_mean(self) -> float | None:
+        """The mean when every unjudged listed document is judged not relevant (0)."""
+        try:
+            result = evaluate(self.all_judged_qrels, self.run, [self.name])
+        except ValueError:  # no query in both the run and the qrels
+            return None
+        return result.aggregate[result.measures[0].name]
+
+    def pooled(self) -> tuple[float, float]:
+        """Micro average: the numerators and denominators of the averaged queries, summed."""
+        numerator = denominator = 0.0
+        for qid in self.judged["measure"][0]:
+            found = self.explanation(qid)
+            numerator += found.numerator
+            denominator += found.denominator
+        return numerator, denominator
 
     def explanation(self, qid: str) -> Explanation:
         """The measure's terms for one query, ranked as the run ranks it (trec_eval's ties)."""
@@ -331,19 +354,17 @@ def _query_formula(lab: Lab, qid: str, found: Explanation, t: Mapping[str, str])
 
 
 def _quantities(found: Explanation, lang: str) -> Html:
+    """Each named scalar in words: ``R = 3 (relevant judged documents)`` when it has a symbol,
+    else ``relevant retrieved: 2`` (never the identifier the metrics module keys it by)."""
     names = QUANTITY[lang]
     items = []
     for key, value in found.quantities.items():
-        label = names.get(key)
-        items.append(
-            el(
-                "li",
-                {},
-                f"{key} = ",
-                metric(f"quantity:{key}", value),
-                f" ({label})" if label else "",
-            )
-        )
+        label = names.get(key, key)
+        shown = metric(f"quantity:{key}", value)
+        if key in SYMBOL:
+            items.append(el("li", {}, f"{SYMBOL[key]} = ", shown, f" ({label})"))
+        else:
+            items.append(el("li", {}, f"{label[:1].upper()}{label[1:]}: ", shown))
     return el("ul", {"class": "rc-lab-quantities"}, items)
 
 
@@ -459,6 +480,15 @@ def _conventions(lab: Lab, mean: float | None, t: Mapping[str, str]) -> Html | N
         full = lab.judged["cutoff"][1]
         cut = t["cutoff_k"].format(k=lab.k)
         items.append(_pair("cutoff", (cut, mean), (t["cutoff_all"], full), t))
+    if "micro" in lab.conventions:
+        numerator, denominator = lab.pooled()
+        micro = numerator / denominator if denominator else 0.0
+        pooled = t["micro"].format(numerator=number(numerator), denominator=number(denominator))
+        items.append(_pair("micro", (t["macro"], mean), (pooled, micro), t))
+    if "unjudged" in lab.conventions:
+        items.append(
+            _pair("unjudged", (t["as_judged"], mean), (t["as_zero"], lab.all_judged_mean()), t)
+        )
     if "averaging" in lab.conventions:
         values, complete = lab.complete["measure"]
         judged = len(lab.judged["measure"][0])
@@ -475,6 +505,41 @@ def _conventions(lab: Lab, mean: float | None, t: Mapping[str, str]) -> Html | N
     )
 
 
+def _curve(lab: Lab, lang: str, t: Mapping[str, str]) -> Html | None:
+    """IPrec@r: the interpolated precision-recall curve at the 11 standard recall levels, mean
+    over the averaged queries and for the focused query, with the reader's level marked."""
+    spec_name = lab.name.partition("@")[0]
+    if not spec_name.startswith("IPrec") or not lab.judged["measure"][0]:
+        return None
+    recall = float(lab.name.rpartition("@")[2])
+    names = [f"{spec_name}@{level}" for level in RECALL_LEVELS]
+    result = evaluate(lab.qrels, lab.run, names)
+    keys = [spec.name for spec in result.measures]
+    mean_curve = [result.aggregate[key] for key in keys]
+    focus = result.per_query.get(lab.focus)
+    figure = Figure(
+        title=t["curve_title"], xlabel=t["curve_x"], ylabel=t["curve_y"],
+        x_range=(0.0, 1.0), y_range=(0.0, 1.0), lang=lang,
+    )  # fmt: skip
+    figure.line(RECALL_LEVELS, mean_curve, label=t["curve_mean"])
+    if focus is not None:
+        figure.line(
+            RECALL_LEVELS,
+            [focus[key] for key in keys],
+            label=t["curve_query"].format(query=lab.focus),
+        )
+    level = t["curve_level"].format(recall=fmt(recall))
+    mean = lab.judged["measure"][1] or 0.0
+    figure.scatter([recall], [mean], label=level, point_labels=[fmt(mean, 4)])
+    caption = t["curve_caption"].format(query=lab.focus)
+    return el(
+        "figure",
+        {"class": "rc-lab-curve"},
+        Html(figure._repr_svg_()),  # built by rankcards.plot, which escapes every text
+        el("figcaption", {}, caption),
+    )
+
+
 def view(state: dict[str, Any], lang: str) -> str:
     """Render the lab for ``state`` (built by :func:`rankcards.viz._lab_spec.expand_lab`)."""
     t = VIEW[lang]
@@ -486,5 +551,6 @@ def view(state: dict[str, Any], lang: str) -> str:
         _per_query(lab, values, t),
         _mean_formula(lab, values, mean, t),
         _conventions(lab, mean, t),
+        _curve(lab, lang, t),
         _focus(lab, lang, t),
     )

@@ -7,6 +7,12 @@ document - including the ones the system never retrieved (``d8`` of the toy ``q1
 ``min(K, R) / R`` that no ranking can beat. Values come from
 :func:`rankcards.metrics.recall_at_k` and :func:`rankcards.metrics.mean_recall_at_k`.
 
+Why a view of its own and not the measure lab (where the MRR and Hit Rate cards moved, issue
+20): the lab's rankings only hold retrieved documents, so it cannot add relevant documents that
+no ranking retrieves, which is what the ``missed`` slider does to every query's R at once; and
+it shows one query's terms at a time, while this view puts every query's ceiling
+``min(K, R) / R`` next to its recall.
+
 >>> state = {"k": 2, "missed": 1, "queries": [
 ...     {"query": "q1", "ranking": ["d3", "d1"], "relevant": ["d1"]}]}
 >>> html = view(state, "en")
@@ -18,11 +24,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rankcards.metrics import mean_recall_at_k, recall_at_k
 from rankcards.viz._html import SPACED, Html, el, fmt, live_sum, metric, table
-from rankcards.viz.hit_rate import top_k_strip
 
 __all__ = ["view"]
 
@@ -37,6 +43,8 @@ _TEXT = {
         "ceiling": "Ceiling min(K, R) / R",
         "never": "relevant, never retrieved: {docs}",
         "sum": "Recall@{k} = ({terms}) / {n}",
+        "relevant": "relevant",
+        "cut": "beyond K",
     },
     "es": {
         "caption": "Recall@{k} por consulta: encontrados en el top {k} / todos los relevantes (R)",
@@ -47,8 +55,26 @@ _TEXT = {
         "ceiling": "Techo min(K, R) / R",
         "never": "relevantes nunca recuperados: {docs}",
         "sum": "Recall@{k} = ({terms}) / {n}",
+        "relevant": "relevante",
+        "cut": "más allá de K",
     },
 }
+
+
+def _top_k_strip(ranking: Sequence[str], relevant: set[str], k: int, t: dict[str, str]) -> Html:
+    """One square per rank: relevant ones filled, ranks beyond ``k`` dimmed (a visual aid only)."""
+    cells = []
+    for rank, doc in enumerate(ranking, 1):
+        classes, notes = ["rc-pos"], []
+        if doc in relevant:
+            classes.append("rc-pos-rel")
+            notes.append(t["relevant"])
+        if rank > k:
+            classes.append("rc-pos-cut")
+            notes.append(t["cut"])
+        title = f"{rank}. {doc}" + (f" ({', '.join(notes)})" if notes else "")
+        cells.append(el("span", {"class": " ".join(classes), "title": title}, doc))
+    return el("span", {"class": "rc-positions", "aria-hidden": "true"}, cells)
 
 
 def _bar(value: float, ceiling: float) -> Html:
@@ -102,7 +128,7 @@ def view(state: dict[str, Any], lang: str) -> str:
                 el(
                     "td",
                     {},
-                    top_k_strip(ranking, rel, k, lang),
+                    _top_k_strip(ranking, rel, k, t),
                     el("div", {"class": "rc-demo-hint"}, note) if unseen or missed else None,
                 ),
                 el(

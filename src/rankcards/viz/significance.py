@@ -64,7 +64,7 @@ _TEXT = {
         "t": "paired t-test",
         "wilcoxon": "Wilcoxon signed-rank",
         "randomization": "randomization (sign flips)",
-        "bootstrap": "bootstrap (percentile)",
+        "bootstrap": "bootstrap-t (shifted to mean 0)",
         "sample": "Sample {seed}: {n} queries; true difference of the system: {effect} "
         "(known here because the queries are simulated).",
         "mean_is": "mean(d) = ",
@@ -118,7 +118,7 @@ _TEXT = {
         "t": "prueba t pareada",
         "wilcoxon": "rangos con signo de Wilcoxon",
         "randomization": "aleatorización (cambios de signo)",
-        "bootstrap": "bootstrap (percentiles)",
+        "bootstrap": "bootstrap-t (centrado en 0)",
         "sample": "Muestra {seed}: {n} consultas; diferencia real del sistema: {effect} "
         "(se conoce porque las consultas son simuladas).",
         "mean_is": "media(d) = ",

@@ -44,12 +44,21 @@ from rankcards import __version__
 from rankcards.web import _build
 from rankcards.web._build import WebAssetsError
 from rankcards.web.svg import allow_module
+from rankcards.web.table import allow_module as table_allow_module
 
 __all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
-_ENTRY_SCRIPTS = ("editor.js", "exercise.js", "demo.js", "evaluate.js", "draw.js", "language.js")
+_ENTRY_SCRIPTS = (
+    "editor.js",
+    "exercise.js",
+    "demo.js",
+    "bound.js",
+    "evaluate.js",
+    "draw.js",
+    "language.js",
+)
 _NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
 # Material's search worker loads its language files relative to its own URL ("../lunr"): the gate
 # that starts it (search_gate.js) is written beside it.
@@ -149,5 +158,7 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
         f"export default {json.dumps(runtime_config, indent=2)};\n",
         encoding="utf-8",
     )
-    # The figures' allow-list as a module for svg_sanitize.js (the build's svg.py reads the JSON).
+    # The allow-lists as modules for svg_sanitize.js and table_sanitize.js (the build's svg.py
+    # and table.py read the JSON).
     (assets / "svg_allow.js").write_text(allow_module(), encoding="utf-8")
+    (assets / "table_allow.js").write_text(table_allow_module(), encoding="utf-8")

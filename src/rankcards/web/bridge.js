@@ -5,8 +5,10 @@ export const BRIDGE = `
 import json, importlib
 from rankcards.runner import run_example
 
-def run(source, on_stdout, on_stderr, on_figure):
-    result = run_example(source, on_stdout=on_stdout, on_stderr=on_stderr, on_figure=on_figure)
+def run(source, on_stdout, on_stderr, on_figure, on_table):
+    result = run_example(
+        source, on_stdout=on_stdout, on_stderr=on_stderr, on_figure=on_figure, on_table=on_table
+    )
     fatal = result.error is not None and result.error.rstrip().splitlines()[-1].startswith("MemoryError")
     return json.dumps({"ok": result.ok, "output": result.output, "error": result.error, "restart": fatal})
 

@@ -9,9 +9,36 @@
 //
 // Why mutate the existing nodes instead of re-rendering: the template is the single place that
 // builds the controls' markup (texts, ids, ARIA), and keeping nodes keeps keyboard focus.
+//
+// A ranking is one tab stop (a roving tabindex on its current document): ←/→ (or ↑/↓) and
+// Home/End move between its documents, Enter/Space changes the document's label, Alt+↑/↓ moves
+// the document. Labels are 0..max_grade, plus "unjudged" (absent from the qrels) when the
+// control allows it (data-rc-unjudged): a press goes 0 -> 1 -> ... -> max -> [unjudged ->] 0.
 
 const format = (template, values) =>
   template.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
+
+const UNJUDGED = "unjudged";
+
+function nextLabel(label, max, unjudged) {
+  if (label === UNJUDGED) return 0;
+  if (label < max) return label + 1;
+  return unjudged ? UNJUDGED : 0;
+}
+
+/** A ranked list item's label in a state value: a grade, 0/1, or "unjudged". */
+function labelOf(value, doc) {
+  if ((value.unjudged ?? []).includes(doc)) return UNJUDGED;
+  return value.grades ? (value.grades[doc] ?? 0) : Number(value.relevant.includes(doc));
+}
+
+/** "d3: grade 2", "d3: relevant", "d3: unjudged" in the page's language (data-t-* texts). */
+function labelSaid(fieldset, doc, label) {
+  const data = fieldset.dataset;
+  if (label === UNJUDGED) return format(data.tUnjudged, { doc });
+  if (Number(data.rcMaxGrade) > 1) return format(data.tGrade, { doc, grade: label });
+  return format(label ? data.tRel : data.tNonrel, { doc });
+}
 
 function rankedListAction(fieldset, button, delta) {
   const item = button.closest(".rc-rl-item");
@@ -26,13 +53,31 @@ function rankedListAction(fieldset, button, delta) {
     return [{ type: "move", path: `${bind}.${index}.ranking`, index: at, delta }, said];
   }
   const max = Number(fieldset.dataset.rcMaxGrade);
-  if (max > 1) {
-    const grade = (Number(item.dataset.grade) + 1) % (max + 1);
-    const said = format(fieldset.dataset.tGrade, { doc, grade });
-    return [{ type: "cycle", path: `${bind}.${index}.grades`, item: doc, max }, said];
-  }
-  const said = format(item.dataset.grade === "1" ? fieldset.dataset.tNonrel : fieldset.dataset.tRel, { doc });
-  return [{ type: "toggle", path: `${bind}.${index}.relevant`, item: doc }, said];
+  const unjudged = fieldset.dataset.rcUnjudged === "true";
+  const current = item.dataset.grade === UNJUDGED ? UNJUDGED : Number(item.dataset.grade);
+  const said = labelSaid(fieldset, doc, nextLabel(current, max, unjudged));
+  return [{ type: "label", path: `${bind}.${index}`, item: doc, max, unjudged }, said];
+}
+
+function rove(list, button) {
+  for (const other of list.querySelectorAll("[data-rc-doc]")) other.tabIndex = other === button ? 0 : -1;
+}
+
+const STEP = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+/** Moves the focus within the ranking for an arrow, Home or End key; false for other keys. */
+function moveFocus(key, button) {
+  const list = button.closest("[data-rc-list]");
+  const buttons = [...list.querySelectorAll("[data-rc-doc]")];
+  const at = buttons.indexOf(button);
+  let to;
+  if (key === "Home") to = 0;
+  else if (key === "End") to = buttons.length - 1;
+  else if (key in STEP) to = Math.max(0, Math.min(buttons.length - 1, at + STEP[key]));
+  else return false;
+  rove(list, buttons[to]);
+  buttons[to].focus();
+  return true;
 }
 
 function bindRankedLists(fieldset, dispatch) {
@@ -43,11 +88,20 @@ function bindRankedLists(fieldset, dispatch) {
     if (delta === 0 && !button.hasAttribute("data-rc-doc")) return;
     dispatch(...rankedListAction(fieldset, button, delta));
   });
+  fieldset.addEventListener("focusin", (event) => {
+    const button = event.target.closest("[data-rc-doc]");
+    if (button) rove(button.closest("[data-rc-list]"), button);
+  });
   fieldset.addEventListener("keydown", (event) => {
     const button = event.target.closest("[data-rc-doc]");
-    if (!button || !event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
-    event.preventDefault();
-    dispatch(...rankedListAction(fieldset, button, event.key === "ArrowUp" ? -1 : 1));
+    if (!button || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.altKey) {
+      if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+      event.preventDefault();
+      dispatch(...rankedListAction(fieldset, button, event.key === "ArrowUp" ? -1 : 1));
+    } else if (moveFocus(event.key, button)) {
+      event.preventDefault();
+    }
   });
   let dragged = null;
   fieldset.addEventListener("dragstart", (event) => {
@@ -102,7 +156,7 @@ export function bindControls(section, dispatch) {
 }
 
 function syncRankedLists(fieldset, lists) {
-  const max = Number(fieldset.dataset.rcMaxGrade);
+  const marked = Number(fieldset.dataset.rcMaxGrade) > 1 || fieldset.dataset.rcUnjudged === "true";
   for (const list of fieldset.querySelectorAll("[data-rc-list]")) {
     const value = lists[Number(list.dataset.rcList)];
     const ol = list.querySelector("ol");
@@ -110,14 +164,16 @@ function syncRankedLists(fieldset, lists) {
     value.ranking.forEach((doc, position) => {
       const li = byDoc.get(doc);
       if (ol.children[position] !== li) ol.insertBefore(li, ol.children[position]);
-      const grade = max > 1 ? (value.grades[doc] ?? 0) : Number(value.relevant.includes(doc));
-      li.dataset.grade = String(grade);
-      const button = li.querySelector("[data-rc-doc]");
-      if (max > 1) {
-        li.querySelector(".rc-rl-grade").textContent = String(grade); // also the button's name
-      } else {
-        button.setAttribute("aria-pressed", grade ? "true" : "false");
+      const label = labelOf(value, doc);
+      li.dataset.grade = String(label);
+      if (!marked) {
+        li.querySelector("[data-rc-doc]").setAttribute("aria-pressed", label ? "true" : "false");
+        return;
       }
+      // The visually hidden words name the label (the button's name is its text); the mark
+      // beside them shows it and is hidden from that name.
+      li.querySelector(".rc-rl-words").textContent = labelSaid(fieldset, doc, label).slice(doc.length);
+      li.querySelector(".rc-rl-grade").textContent = label === UNJUDGED ? "?" : String(label);
     });
   }
 }

@@ -52,7 +52,10 @@ export function controlsOf(section) {
       return { kind, bind, min: Number(control.min), max: Number(control.max), step: Number(control.step) || 1 };
     }
     if (kind === "select") return { kind, bind, options: [...control.options].map((o) => JSON.parse(o.value)) };
-    if (kind === "ranked-lists") return { kind, bind, max_grade: Number(control.dataset.rcMaxGrade) || 1 };
+    if (kind === "ranked-lists") {
+      const unjudged = control.dataset.rcUnjudged === "true";
+      return { kind, bind, max_grade: Number(control.dataset.rcMaxGrade) || 1, unjudged };
+    }
     return { kind, bind };
   });
 }
@@ -289,7 +292,8 @@ const watcher =
 
 export function mountDemos(root = document) {
   let count = 0;
-  for (const section of root.querySelectorAll("section[data-rc-demo]")) {
+  // An example-bound demo (data-rc-bound) has no view of its own: bound.js makes it live.
+  for (const section of root.querySelectorAll("section[data-rc-demo]:not([data-rc-bound])")) {
     if (mounted.has(section)) continue;
     mounted.set(section, new Demo(section));
     watcher?.observe(section);

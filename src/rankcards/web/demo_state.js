@@ -4,7 +4,9 @@
 //   actionFrom(element)        -> {type, path, ...} | null   reads the data-rc-* attributes
 //   applyAction(state, action) -> new state                  throws Error on a bad path
 //
-// A path is dot-separated from the state root; integer segments index lists.
+// A path is dot-separated from the state root; integer segments index lists. Actions: set,
+// toggle, cycle, move (the view buttons', rankcards/viz/_html.py) and label (a ranked list's
+// document to its next label, controls.js).
 
 const clone = (value) => structuredClone(value);
 
@@ -60,6 +62,29 @@ export function applyAction(state, action) {
       const grade = ((target[action.item] ?? 0) + 1) % (action.max + 1);
       if (grade === 0) delete target[action.item];
       else target[action.item] = grade;
+      break;
+    }
+    case "label": {
+      // A ranked list's document to its next label (controls.js): the grade map or the list of
+      // relevant documents, and the unjudged list, written together so they never disagree.
+      if (target === null || typeof target !== "object" || !Array.isArray(target.ranking)) {
+        throw new Error(`state path ${action.path}: not a ranked list`);
+      }
+      const doc = action.item;
+      const unjudged = target.unjudged ?? [];
+      let label;
+      if (unjudged.includes(doc)) label = "unjudged";
+      else label = target.grades ? (target.grades[doc] ?? 0) : Number(target.relevant.includes(doc));
+      let next;
+      if (label === "unjudged") next = 0;
+      else if (label < action.max) next = label + 1;
+      else next = action.unjudged ? "unjudged" : 0;
+      if (target.unjudged) target.unjudged = unjudged.filter((item) => item !== doc);
+      if (target.grades) delete target.grades[doc];
+      else target.relevant = target.relevant.filter((item) => item !== doc);
+      if (next === "unjudged") target.unjudged = [...(target.unjudged ?? []), doc];
+      else if (next > 0 && target.grades) target.grades[doc] = next;
+      else if (next > 0) target.relevant.push(doc);
       break;
     }
     case "move": {

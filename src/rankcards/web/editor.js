@@ -23,6 +23,7 @@
 import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
 import { figureElement } from "./svg_sanitize.js";
+import { tableElement } from "./table_sanitize.js";
 import { keepExample } from "./example_keep.js";
 
 const TEXT = {
@@ -38,6 +39,7 @@ const TEXT = {
     timeout: (s) => `Stopped: the run exceeded the ${s} s time limit.`,
     crashed: "The Python runtime crashed (out of memory?); it has been restarted.",
     badFigure: "(a figure was not shown: it is not SVG this page accepts)",
+    badTable: "(a table was not shown: it is not an HTML table this page accepts)",
   },
   es: {
     run: "Ejecutar",
@@ -51,9 +53,12 @@ const TEXT = {
     timeout: (s) => `Detenido: la ejecución superó el límite de ${s} s.`,
     crashed: "El entorno de Python falló (¿sin memoria?); se ha reiniciado.",
     badFigure: "(no se muestra una figura: no es un SVG que esta página acepte)",
+    badTable: "(no se muestra una tabla: no es una tabla HTML que esta página acepte)",
   },
 };
 export const TIME_LIMIT_MS = 10_000; // a run's limit; exercise.js's checks share it
+// A bound control's newer change stops a run in flight that has taken this long already.
+const SUPERSEDE_AFTER_MS = 1_000;
 
 let editorKit = null; // the CodeMirror module plus our theme, loaded once per tab
 
@@ -151,27 +156,37 @@ function button(name, onClick) {
 }
 
 function enhance(block) {
-  if (block.dataset.rcEnhanced) return;
+  if (examples.has(block)) return examples.get(block);
   block.dataset.rcEnhanced = "true";
   const lang = block.dataset.lang in TEXT ? block.dataset.lang : language();
   const text = TEXT[lang];
   const sourceBlock = block.querySelector("[data-rc-source]");
   const output = block.querySelector("[data-rc-output]");
   const figures = block.querySelector("[data-rc-figures]");
+  const tables = block.querySelector("[data-rc-tables]");
   const original = sourceBlock.textContent;
+  // The build's output, figures and tables: what Reset shows again with the original code.
+  const firstView = [output, figures, tables].map((node) => node && [...node.childNodes].map((child) => child.cloneNode(true)));
 
   let view = null; // the CodeMirror view once mounted; until then the static code is the source
   let current = original; // the code before the editor is mounted
+  const source = () => (view ? view.state.doc.toString() : current);
   const quiet = "rc-not-an-edit"; // userEvent of changes made by the page, not the reader
-  const setSource = (text) => {
+  const bound = "rc-bound"; // userEvent of a bound control's rewrite: an edit, made by the page
+  // Every change of the code is announced on the block (bound.js listens): `cause` is "edit"
+  // (the reader typed), "bound" (a control rewrote a literal), "reset", "kept" or "shared".
+  const announce = (cause) =>
+    block.dispatchEvent(new CustomEvent("rankcards:source", { detail: { source: source(), cause } }));
+  const setSource = (text, cause = "kept") => {
     current = text;
     sourceBlock.querySelector("code").textContent = text;
-    if (!view) return;
-    view.dom.style.minHeight = ""; // the static block's height was the old code's
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: quiet });
+    if (view) {
+      view.dom.style.minHeight = ""; // the static block's height was the old code's
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: quiet });
+    }
+    announce(cause);
   };
   const keep = keepExample(block, lang, original, setSource);
-  const source = () => (view ? view.state.doc.toString() : current);
   const upgrade = () => {
     if (block.dataset.rcEditor) return;
     block.dataset.rcEditor = "loading";
@@ -180,7 +195,9 @@ function enhance(block) {
       const focused = sourceBlock.contains(document.activeElement);
       const height = sourceBlock.getBoundingClientRect().height;
       const onEdit = (update) => {
-        if (!update.transactions.some((tr) => tr.isUserEvent(quiet))) keep.changed(update.state.doc.toString());
+        if (update.transactions.some((tr) => tr.isUserEvent(quiet))) return;
+        keep.changed(update.state.doc.toString());
+        if (!update.transactions.some((tr) => tr.isUserEvent(bound))) announce("edit");
       };
       view = mountEditor(kit, parent, current, text.editor, () => {
         execute();
@@ -211,10 +228,20 @@ function enhance(block) {
 
   const toolbar = block.querySelector("[data-rc-toolbar]");
   const runButton = button("run", () => execute());
-  const stopButton = button("stop", () => runtime.stop());
+  const stopButton = button("stop", () => {
+    again = false; // the reader's Stop ends what was waiting too
+    superseding = false;
+    stopped = true;
+    runtime.stop();
+  });
   const resetButton = button("reset", () => {
-    setSource(original);
+    sink?.drop(); // a run in flight ran other code
+    again = false;
+    setSource(original, "reset");
     keep.reset();
+    [output, figures, tables].forEach((node, i) => node?.replaceChildren(...firstView[i].map((child) => child.cloneNode(true))));
+    output.closest("pre")?.classList.toggle("rc-example__output--error", Boolean(block.dataset.rcBuiltError));
+    reachScrollingTables(tables);
   });
   const shareButton = button("share", () => keep.share(source()));
   const copyButton = button("copy", async () => {
@@ -236,52 +263,177 @@ function enhance(block) {
   stopButton.disabled = true;
   toolbar.hidden = false;
   watchStatus(block.querySelector("[data-rc-status]"), lang);
+  if (output.closest("pre")?.classList.contains("rc-example__output--error")) block.dataset.rcBuiltError = "true";
+  reachScrollingTables(tables);
+  if ("ResizeObserver" in globalThis && tables) new ResizeObserver(() => reachScrollingTables(tables)).observe(tables);
 
-  const write = (chunk, stream) => {
-    const span = document.createElement("span");
-    span.className = `rc-example__${stream}`;
-    span.textContent = chunk;
-    output.append(span);
+  // What a run writes: into the page as it comes (Run), or into detached nodes that replace the
+  // page's at the end (a control's run: the old output stays until the new one is whole, and a
+  // superseded run never shows). `drop()` sends the rest of a run nowhere (Reset put the card's
+  // first view back, which a run of other code must not write over).
+  const detached = () => ({
+    output: document.createDocumentFragment(),
+    figures: document.createDocumentFragment(),
+    tables: document.createDocumentFragment(),
+  });
+  let sink = null; // the run in flight's
+  const target = (live) => {
+    const target = {
+      into: live ? { output, figures, tables } : detached(),
+      dropped: false,
+      drop() {
+        target.into = detached();
+        target.dropped = true;
+      },
+      write(chunk, stream) {
+        const span = document.createElement("span");
+        span.className = `rc-example__${stream}`;
+        span.textContent = chunk;
+        target.into.output.append(span);
+      },
+      onStdout: (chunk) => target.write(chunk, "stdout"),
+      onStderr: (chunk) => target.write(chunk, "stderr"),
+      onFigure: (markup) => {
+        const figure = figureElement(markup);
+        if (figure) target.into.figures?.append(figure);
+        else target.write(`${text.badFigure}\n`, "notice");
+      },
+      onTable: (markup) => {
+        const table = tableElement(markup);
+        if (table) target.into.tables?.append(table);
+        else target.write(`${text.badTable}\n`, "notice");
+      },
+    };
+    return target;
   };
 
-  const showFigure = (markup) => {
-    const figure = figureElement(markup);
-    if (figure) figures?.append(figure);
-    else write(`${text.badFigure}\n`, "notice");
+  // One run at a time. `latest` (a bound control's run) never waits in a queue: a run asked for
+  // while one is in flight marks that one superseded (its output is dropped, never shown) and
+  // the newest code runs as soon as it ends; one that has run SUPERSEDE_AFTER_MS already is
+  // stopped for it (runtime.stop: an interrupt, or a fresh worker). A reader's Stop ends the
+  // run and what was waiting, also while the worker is starting again (nothing is sent then);
+  // a run over the time limit (or a crash) shows its notice and the newest code still runs.
+  let running = false;
+  let again = false;
+  let superseding = false;
+  let stopped = false; // the reader pressed Stop during this execute()
+  let startedAt = 0;
+  let supersedeTimer = null;
+  const supersede = () => {
+    if (!running || !again || superseding) return;
+    superseding = true;
+    runtime.stop();
   };
-
-  async function execute() {
-    if (runButton.disabled) return;
-    runButton.disabled = true;
-    stopButton.disabled = false;
-    block.dataset.rcRunning = "true";
-    try {
-      await runtime.ensure();
-    } catch {
-      runButton.disabled = false;
-      stopButton.disabled = true;
-      delete block.dataset.rcRunning;
-      return; // the status line shows the error and its Retry button
-    }
-    output.textContent = "";
-    figures?.replaceChildren();
-    block.dataset.rcLive = "true";
-    const result = await runtime.run(source(), {
-      onStdout: (chunk) => write(chunk, "stdout"),
-      onStderr: (chunk) => write(chunk, "stderr"),
-      onFigure: showFigure,
-      timeout: TIME_LIMIT_MS,
-    });
-    if (result.reason === "stopped") write(`${text.stopped}\n`, "notice");
-    if (result.reason === "timeout") write(`${text.timeout(TIME_LIMIT_MS / 1000)}\n`, "notice");
-    if (result.reason === "crashed") write(`${text.crashed}\n`, "notice");
+  const finish = () => {
+    sink = null;
+    running = false;
     runButton.disabled = false;
     stopButton.disabled = true;
     delete block.dataset.rcRunning;
+  };
+  async function execute({ latest = false } = {}) {
+    if (running) {
+      if (!latest) return;
+      again = true;
+      clearTimeout(supersedeTimer);
+      supersedeTimer = setTimeout(supersede, Math.max(0, SUPERSEDE_AFTER_MS - (performance.now() - startedAt)));
+      return;
+    }
+    running = true;
+    stopped = false;
+    runButton.disabled = true;
+    stopButton.disabled = false;
+    block.dataset.rcRunning = "true";
+    let live = !latest;
+    do {
+      again = false;
+      superseding = false;
+      try {
+        await runtime.ensure(); // a Stop or a supersede may have restarted the worker
+      } catch {
+        break; // the status line shows the error and its Retry button
+      }
+      const code = source();
+      sink = target(live);
+      if (stopped) {
+        sink.write(`${text.stopped}\n`, "notice"); // stopped before the run was sent
+        if (!live) output.replaceChildren(sink.into.output);
+        break;
+      }
+      if (live) {
+        output.textContent = "";
+        figures?.replaceChildren();
+        tables?.replaceChildren();
+      }
+      startedAt = performance.now();
+      const result = await runtime.run(code, { ...sink, timeout: TIME_LIMIT_MS });
+      clearTimeout(supersedeTimer);
+      if (superseding || (again && !result.reason)) {
+        live = false;
+        continue; // superseded: the newer code runs now, and only its output is shown
+      }
+      if (sink.dropped) continue; // a Reset came during the run: the first view stays
+      if (result.reason === "stopped") sink.write(`${text.stopped}\n`, "notice");
+      if (result.reason === "timeout") sink.write(`${text.timeout(TIME_LIMIT_MS / 1000)}\n`, "notice");
+      if (result.reason === "crashed") sink.write(`${text.crashed}\n`, "notice");
+      if (!live) {
+        output.replaceChildren(sink.into.output);
+        figures?.replaceChildren(sink.into.figures);
+        tables?.replaceChildren(sink.into.tables);
+      }
+      output.closest("pre")?.classList.toggle("rc-example__output--error", Boolean(result.error));
+      reachScrollingTables(tables);
+      block.dataset.rcLive = "true";
+      block.dispatchEvent(
+        new CustomEvent("rankcards:run", { detail: { source: code, reason: result.reason, ms: performance.now() - startedAt } }),
+      );
+      live = false;
+    } while (again);
+    finish();
   }
 
   bootWhenNear(block); // the first Run or Check does not wait for Python
+
+  const api = {
+    original,
+    source,
+    /** Replace [from, to) of the code with `text` (a bound control's rewrite): kept as an edit,
+     *  announced with cause "bound". */
+    replace(from, to, text) {
+      if (view) {
+        view.dispatch({ changes: { from, to, insert: text }, userEvent: bound });
+      } else {
+        current = current.slice(0, from) + text + current.slice(to);
+        sourceBlock.querySelector("code").textContent = current;
+        keep.changed(current);
+      }
+      announce("bound");
+    },
+    /** Run the code as it is now; the last call wins (see execute). */
+    runLatest: () => execute({ latest: true }),
+    /** Whether the code came from a shared link (shown, never run by the page). */
+    get fromLink() {
+      return keep.fromLink;
+    },
+  };
+  examples.set(block, api);
+  return api;
 }
+
+// A table wider than its box scrolls sideways (the .rc-table style): a keyboard reader must be
+// able to reach it, so one that overflows becomes a tab stop (axe's scrollable-region-focusable).
+function reachScrollingTables(holder) {
+  for (const table of holder?.querySelectorAll("table.rc-table") ?? []) {
+    if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
+    else table.removeAttribute("tabindex");
+  }
+}
+
+const examples = new WeakMap();
+
+/** The live example behind a `[data-rc-example]` block (enhancing it first): {original,
+ *  source(), replace(from, to, text), runLatest(), fromLink}; bound.js drives it. */
+export const exampleOf = (block) => enhance(block);
 
 function scan() {
   for (const block of document.querySelectorAll("[data-rc-example]")) enhance(block);

@@ -5,12 +5,13 @@
 //
 //   const keep = keepExample(block, lang, original, setSource)
 //   keep.start            the code to show first (a kept edit, else the original)
+//   keep.fromLink         true once the code shown came from a shared link (never run by the page)
 //   keep.changed(text)    the reader changed the code: keep it (or forget it if it is the original)
 //   keep.reset()          Reset: forget the edit, the notices and the link's code
 //   keep.share(source)    copy a link with the demo state and this code (compressed)
 //
-// setSource(text) puts text in the editor (or the static code block) without it counting as an
-// edit. Marks for tests and styles: block[data-rc-edited="true"], [data-rc-edit-stale],
+// setSource(text, cause) puts text in the editor (or the static code block) without it counting
+// as an edit; cause is "kept" (a kept edit) or "shared" (a link's code). Marks for tests and styles: block[data-rc-edited="true"], [data-rc-edit-stale],
 // [data-rc-shared-code] (data-state = "loaded" | "invalid"), [data-rc-share-code-link].
 import { forgetEdit, loadEdit, saveEdit, sourceHash } from "./kept_edits.js";
 import { MAX_PARAM, compressText, copyLink, decompressText, linkWith, readLink, writeLink } from "./share.js";
@@ -79,15 +80,16 @@ export function keepExample(block, lang, original, setSource) {
     }
   };
   // The build's output (and figures) belong to the original code: not shown under other code.
-  const showOther = (source) => {
-    setSource(source);
+  const showOther = (source, cause) => {
+    setSource(source, cause);
     if (source === original) return;
     output.textContent = "";
     block.querySelector("[data-rc-figures]")?.replaceChildren(); // the original's figures too
   };
 
+  let fromLink = false;
   if (kept && kept.source !== original) {
-    showOther(kept.source);
+    showOther(kept.source, "kept");
     setMark(true);
     stale.hidden = !kept.stale;
   } else {
@@ -98,7 +100,8 @@ export function keepExample(block, lang, original, setSource) {
   if (code !== null) {
     decompressText(code)
       .then((source) => {
-        showOther(source);
+        fromLink = true;
+        showOther(source, "shared");
         shared.textContent = text.shared;
         shared.dataset.state = "loaded";
         shared.hidden = false;
@@ -113,11 +116,15 @@ export function keepExample(block, lang, original, setSource) {
 
   return {
     start: kept ? kept.source : original,
+    get fromLink() {
+      return fromLink;
+    },
     mark,
     changed(source) {
       setMark(saveEdit(slug, lang, source, original, base));
     },
     reset() {
+      fromLink = false;
       forgetEdit(slug, lang);
       setMark(false);
       shared.hidden = true;

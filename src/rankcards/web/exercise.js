@@ -202,9 +202,16 @@ function enhance(block) {
     } else {
       const kind = outcome.state === "fail" ? "fail" : "error";
       const lang = block.dataset.lang;
+      const plural = new Intl.PluralRules(lang).select(outcome.passed);
+      const passedBefore = fill(text[`passed_before_${plural}`] ?? text.passed_before_other, {
+        passed: outcome.passed,
+      });
       headline = failed.name
-        ? fill(text[`${kind}_named`], { name: failed.name[lang] ?? failed.name.en, passed: outcome.passed })
-        : fill(text[`${kind}_random`], { number: failed.random, count, passed: outcome.passed });
+        ? fill(text[`${kind}_named`], {
+            name: failed.name[lang] ?? failed.name.en,
+            passed_before: passedBefore,
+          })
+        : fill(text[`${kind}_random`], { number: failed.random, count, passed_before: passedBefore });
       field(list, text.call, failure.call);
       field(list, text.expected, failure.expected);
       if (failure.got !== null) field(list, text.got, failure.got);

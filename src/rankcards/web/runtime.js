@@ -8,13 +8,14 @@
 //   runtime.version      rankcards.__version__ as read inside Pyodide (null until ready)
 //   runtime.progress     {phase: "download" | "starting", loaded, total} bytes of the current boot
 //   runtime.ensure()     -> Promise<void>: boot once (retries after an error); resolves when ready
-//   runtime.run(source, {onStdout, onStderr, onFigure, timeout})
+//   runtime.run(source, {onStdout, onStderr, onFigure, onTable, timeout})
 //                        -> Promise<{ok, output, error, reason}>: runs a code example with
 //                        rankcards.runner (the build's capture rule, so an unedited example prints
 //                        its build-time output); `reason` is "stopped" | "timeout" | "crashed" |
 //                        null. Never rejects for the code's own errors: they are data.
-//                        onFigure(svg) gets each figure's SVG markup, unsanitized (the caller
-//                        sanitizes it: see svg_sanitize.js).
+//                        onFigure(svg) gets each figure's SVG markup, onTable(html) each
+//                        table's HTML, unsanitized (the caller sanitizes them: see
+//                        svg_sanitize.js, table_sanitize.js).
 //   runtime.call("module:function", args, {files, onProgress}) -> Promise<any>: calls a Python
 //                        function in the worker; `args` is JSON: an object is passed as keyword
 //                        arguments, an array as positional ones; the JSON-serialisable result is
@@ -67,7 +68,7 @@ class Runtime {
   #worker = null;
   #boot = null;
   #nextId = 1;
-  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, onFigure, kind}
+  #pending = new Map(); // id -> {resolve, reject, onStdout, onStderr, onFigure, onTable, kind}
   #interrupt = null; // shared with the worker when crossOriginIsolated (see interrupt.js)
   #idlers = []; // resolve functions of idle() promises
   boots = 0; // workers started in this tab: stays 1 across instant navigation
@@ -84,9 +85,10 @@ class Runtime {
     return this.#boot;
   }
 
-  async run(source, { onStdout, onStderr, onFigure, timeout = DEFAULT_TIMEOUT_MS } = {}) {
+  async run(source, { onStdout, onStderr, onFigure, onTable, timeout = DEFAULT_TIMEOUT_MS } = {}) {
     await this.ensure();
-    return this.#request({ type: "run", source }, { onStdout, onStderr, onFigure, kind: "run", timeout });
+    const handlers = { onStdout, onStderr, onFigure, onTable, kind: "run", timeout };
+    return this.#request({ type: "run", source }, handlers);
   }
 
   async call(target, args, { files, onProgress } = {}) {
@@ -220,6 +222,10 @@ class Runtime {
     }
     if (data.type === "figure") {
       entry.onFigure?.(data.svg);
+      return;
+    }
+    if (data.type === "table") {
+      entry.onTable?.(data.html);
       return;
     }
     clearTimeout(entry.timer);

@@ -7,11 +7,13 @@
 //
 // `changes` is the decoded link (top-level keys that differ from the card's initial state);
 // `initial` is the card's state (data-rc-initial); `controls` is the demo's controls as rendered
-// (controlsOf in demo.js): [{kind, bind, min, max, step, options: [value, ...], max_grade}].
+// (controlsOf in demo.js): [{kind, bind, min, max, step, options: [value, ...], max_grade,
+// unjudged}].
 // Rules: every key is a key of the initial state; control values follow their kind (a slider's
 // number in range and on its step, a toggle's boolean, one of a select's option values, ranked
-// lists with the same queries, each ranking a permutation of the card's own documents and marks
-// or grades only on those documents); the view buttons' keys (lab: focus, tied, absent; gold
+// lists with the same queries, each ranking a permutation of the card's own documents, marks
+// or grades only on those documents, and unjudged ones only where the control offers that
+// state, each listed and with no label); the view buttons' keys (lab: focus, tied, absent; gold
 // dataset: edits) only name existing queries, ranks and documents; any other key keeps the
 // card's value. No string may carry markup, and sizes are bounded. Pure: never throws.
 
@@ -77,25 +79,36 @@ function slider(control, value, path) {
 function rankedLists(control, value, initial, path) {
   const maxGrade = control.max_grade || 1;
   const labels = maxGrade === 1 ? "relevant" : "grades";
+  const allowed = ["query", "ranking", labels].sort().join(",");
   if (!Array.isArray(value) || value.length !== initial.length) fail(path, `expected ${initial.length} ranked lists`);
   value.forEach((item, index) => {
     const where = `${path}[${index}]`;
     const card = initial[index];
-    const keys = isPlain(item) ? Object.keys(item).sort().join(",") : "";
-    if (keys !== ["query", "ranking", labels].sort().join(",")) fail(where, `expected exactly query, ranking and ${labels}`);
+    const keys = isPlain(item) ? Object.keys(item).filter((key) => key !== "unjudged").sort().join(",") : "";
+    if (keys !== allowed) fail(where, `expected exactly query, ranking and ${labels}`);
     if (item.query !== card.query) fail(`${where}.query`, `expected ${JSON.stringify(card.query)}`);
     const own = new Set(card.ranking);
     distinctStrings(item.ranking, `${where}.ranking`, own);
     if (item.ranking.length !== own.size) fail(`${where}.ranking`, "must list the card's documents");
     const known = new Set([...own, ...(card.relevant ?? []), ...Object.keys(card.grades ?? {})]);
+    let labelled;
     if (maxGrade === 1) {
       distinctStrings(item.relevant, `${where}.relevant`, known);
-      return;
+      labelled = new Set(item.relevant);
+    } else {
+      if (!isPlain(item.grades)) fail(`${where}.grades`, "expected a mapping of docnos to grades");
+      for (const [doc, grade] of Object.entries(item.grades)) {
+        if (!known.has(doc)) fail(`${where}.grades`, `unknown document ${JSON.stringify(doc)}`);
+        if (!isInt(grade) || grade < 0 || grade > maxGrade) fail(`${where}.grades.${doc}`, `expected an integer 0..${maxGrade}`);
+      }
+      labelled = new Set(Object.keys(item.grades));
     }
-    if (!isPlain(item.grades)) fail(`${where}.grades`, "expected a mapping of docnos to grades");
-    for (const [doc, grade] of Object.entries(item.grades)) {
-      if (!known.has(doc)) fail(`${where}.grades`, `unknown document ${JSON.stringify(doc)}`);
-      if (!isInt(grade) || grade < 0 || grade > maxGrade) fail(`${where}.grades.${doc}`, `expected an integer 0..${maxGrade}`);
+    if (!Object.hasOwn(item, "unjudged")) return;
+    // Only a control that offers the unjudged state can produce it, on listed documents only.
+    if (!control.unjudged) fail(`${where}.unjudged`, "this card's rankings have no unjudged state");
+    distinctStrings(item.unjudged, `${where}.unjudged`, own);
+    for (const doc of item.unjudged) {
+      if (labelled.has(doc)) fail(`${where}.unjudged`, `${JSON.stringify(doc)} also has a label`);
     }
   });
 }

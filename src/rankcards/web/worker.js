@@ -14,6 +14,7 @@
 //   <- {id, type: "stdout" | "stderr", text} streamed while the code runs
 //   <- {id, type: "figure", svg}             a figure the code displayed (rankcards.runner's
 //                                            rule), as the code wrote it: the page sanitizes it
+//   <- {id, type: "table", html}             a table the code displayed (_repr_html_), likewise
 //   <- {id, type: "result", ok, output, error, interrupted, restart}
 //   -> {id, type: "call", target, args}      args: a JSON string (object = kwargs, array = args)
 //   <- {id, type: "result", ok, result | error: {type, message, traceback}}
@@ -339,8 +340,9 @@ async function handle({ id, type, source, target, args, files, progress }) {
     const stdout = (text) => postMessage({ id, type: "stdout", text });
     const stderr = (text) => postMessage({ id, type: "stderr", text });
     const figure = (svg) => postMessage({ id, type: "figure", svg: String(svg) });
+    const table = (html) => postMessage({ id, type: "table", html: String(html) });
     try {
-      const reply = JSON.parse(bridge.run(source, stdout, stderr, figure));
+      const reply = JSON.parse(bridge.run(source, stdout, stderr, figure, table));
       postMessage({ id, type: "result", interrupted: false, ...reply });
     } catch (error) {
       const interrupted = error.type === "KeyboardInterrupt";

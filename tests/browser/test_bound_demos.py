@@ -1,0 +1,268 @@
+"""Example-bound demos in real Chromium (web/bound.js, web/editor.js): on both proof cards a
+control rewrites its literal in the example's code and the example runs again, the live view of
+the card's own values equals the build-time view; an edit that breaks a binding disables the
+controls with a one-line notice; a shared link, a kept edit and Reset set controls and literals
+together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rankcards.viz.bound import find_bindings, literal_text, rewrite
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
+DEMO = "section[data-rc-demo][data-rc-bound]"
+EXAMPLE = "[data-rc-example]"
+READY = "document.documentElement.dataset.runtime === 'ready'"
+# slug -> (a slider, a value other than the card's, a text the new output holds)
+MOVES = {
+    "pooling": ("depth", 20, {"en": "Pool of depth 20", "es": "Pool de profundidad 20"}),
+    "rank-correlation": ("systems", 5, {"en": "1 of 10 pairs", "es": "1 de 10 pares"}),
+}
+
+_SOURCE = """async (base) => {
+  const { exampleOf } = await import(base + 'assets/rankcards/editor.js');
+  return exampleOf(document.querySelector('[data-rc-example]')).source();
+}"""
+
+
+def _card_source(slug: str, lang: str) -> str:
+    source = yaml.safe_load((CARDS / f"{slug}.yml").read_text(encoding="utf-8"))["code"]["source"]
+    return source if isinstance(source, str) else source[lang]
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]", timeout=30_000)
+    page.wait_for_selector(f"{EXAMPLE}[data-rc-editor=ready]", state="attached", timeout=30_000)
+
+
+def _view(page: Any) -> dict[str, Any]:
+    """What the example shows: output text, tables' HTML and figures' SVG (as the DOM has them;
+    a built figure's markup declares its namespace, one the page creates is in it already)."""
+    return page.eval_on_selector(
+        EXAMPLE,
+        """(b) => ({
+          output: b.querySelector('[data-rc-output]').textContent,
+          tables: b.querySelector('[data-rc-tables]').innerHTML,
+          figures: [...b.querySelectorAll('[data-rc-figure] svg')].map((s) =>
+            s.outerHTML.replace(' xmlns="http://www.w3.org/2000/svg"', '')),
+        })""",
+    )
+
+
+def _code(page: Any, site_server: str) -> str:
+    return page.evaluate(_SOURCE, site_server)
+
+
+def _after_run(page: Any, act: Any) -> None:
+    """Do ``act`` and wait for the example's next shown run."""
+    page.evaluate(
+        f"() => {{ window.__ran = new Promise((r) => document.querySelector('{EXAMPLE}')"
+        ".addEventListener('rankcards:run', r, {once: true})); }"
+    )
+    act()
+    page.wait_for_function("window.__ran.then(() => true)", timeout=60_000)
+
+
+def _slide(page: Any, name: str, value: Any) -> None:
+    page.locator(f'{DEMO} [data-rc-bind="{name}"]').evaluate(
+        "(e, v) => { e.value = String(v); e.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
+
+
+def _rewritten(source: str, name: str, value: Any) -> str:
+    binding = find_bindings(source, [name])[0][name]
+    return rewrite(source, binding, literal_text(value, binding.kind, binding.quote(source)))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("slug", sorted(MOVES))
+def test_a_control_rewrites_its_literal_and_the_output_follows(page, site_server, slug, lang):
+    _open(page, f"{site_server}{lang}/{slug}/")
+    original = _card_source(slug, lang)
+    assert _code(page, site_server) == original
+    built = _view(page)
+    assert built["output"].strip()
+    name, value, seen = MOVES[slug]
+    default = find_bindings(original, [name])[0][name].value
+
+    _after_run(page, lambda: _slide(page, name, value))
+    assert _code(page, site_server) == _rewritten(original, name, value)  # only the literal
+    moved = _view(page)
+    assert moved != built
+    assert seen[lang] in moved["output"] + moved["tables"]
+    assert "Traceback" not in moved["output"]
+
+    # Back to the card's value: the live view is the build-time view, exactly.
+    _after_run(page, lambda: _slide(page, name, default))
+    assert _code(page, site_server) == original
+    assert _view(page) == built
+    assert page.console_errors == []
+
+
+def test_the_run_button_on_the_cards_code_gives_the_build_time_view(page, site_server):
+    _open(page, f"{site_server}en/pooling/")
+    built = _view(page)
+    run = page.locator(f"{EXAMPLE} [data-rc-toolbar] button").first
+    _after_run(page, run.click)
+    assert _view(page) == built
+    assert page.locator(f"{EXAMPLE} [data-rc-tables] table.rc-table caption").text_content() == (
+        "Pool of depth 10"
+    )
+
+
+NOTICES = {
+    "en": "Controls off: “Pool depth (d)” is assigned more than once (lines {lines}). Undo the "
+    "edit or press Reset to use them again.",
+    "es": "Controles desactivados: «Profundidad del pool (d)» se asigna más de una vez (líneas "
+    "{lines}). Deshaz la edición o pulsa Restablecer para volver a usarlos.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_edit_that_breaks_a_binding_disables_the_controls_with_a_notice(page, site_server, lang):
+    _open(page, f"{site_server}{lang}/pooling/")
+    original = _card_source("pooling", lang)
+    first = original[: original.index("depth = 10")].count("\n") + 1
+    # The typed line goes after the source's final newline: one past its last line.
+    notice = NOTICES[lang].format(lines=f"{first}, {len(original.splitlines()) + 2}")
+    built = _view(page)
+    page.locator(f"{EXAMPLE} .cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\ndepth = 5")
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=broken]", timeout=30_000)
+    shown = page.locator(f"{DEMO} [data-rc-bound-notice]")
+    assert shown.is_visible()
+    assert shown.text_content() == notice
+    assert shown.get_attribute("data-code") == "twice"
+    for control in page.locator(f"{DEMO} [data-rc-kind]").all():
+        assert control.is_disabled()
+
+    # Taking the line out brings the controls back; Reset restores code, controls and output.
+    for _ in "\ndepth = 5":
+        page.keyboard.press("Backspace")
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    assert not shown.is_visible()
+    page.keyboard.type("\nprint(depth * 2)")
+    page.locator(f'{DEMO} [data-rc-bind="dense_in_pool"]').check()
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    page.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(2).click()  # Reset
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    assert _code(page, site_server) == _card_source("pooling", lang)
+    assert not page.locator(f'{DEMO} [data-rc-bind="dense_in_pool"]').is_checked()
+    assert _view(page) == built
+    assert page.console_errors == []
+
+
+def test_a_shared_link_sets_the_controls_and_the_literals_and_reset_restores_both(
+    page, site_server
+):
+    _open(page, f"{site_server}en/pooling/")
+    original = _card_source("pooling", "en")
+    _after_run(page, lambda: _slide(page, "depth", 30))
+    _after_run(
+        page,
+        lambda: page.locator(f'{DEMO} [data-rc-bind="measure"]').select_option(
+            label="AP (average precision)"
+        ),
+    )
+    assert "#demo=" in page.url
+    link = page.url
+
+    other = page.context.new_page()
+    other.on("pageerror", lambda error: page.console_errors.append(f"uncaught: {error}"))
+    other.goto(link)
+    other.locator(DEMO).scroll_into_view_if_needed()
+    other.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
+    expected = _rewritten(_rewritten(original, "depth", 30), "measure", "AP")
+    other.wait_for_function(READY, timeout=90_000)
+    assert other.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "30"
+    assert other.evaluate(_SOURCE, site_server) == expected
+    other.wait_for_function(
+        "document.querySelector('[data-rc-example] [data-rc-tables] caption')?.textContent"
+        " === 'Pool of depth 30'",
+        timeout=60_000,
+    )
+    assert "AP with the pool" in other.locator(f"{EXAMPLE} [data-rc-tables]").text_content()
+
+    other.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(2).click()  # Reset
+    assert other.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "10"
+    assert other.evaluate(_SOURCE, site_server) == original
+    assert "#demo=" not in other.url
+    assert page.console_errors == []
+
+
+def test_a_kept_edit_brings_back_the_controls_with_the_code(page, site_server):
+    _open(page, f"{site_server}en/pooling/")
+    _after_run(page, lambda: _slide(page, "depth", 7))
+    assert page.locator(f"{EXAMPLE}[data-rc-edited=true]").count() == 1  # kept as an edit
+    page.goto(f"{site_server}en/pooling/")  # a later visit, no link
+    # The code is the card's with one literal changed: the controls follow at once.
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "7"
+    assert "depth = 7  # pool depth" in page.evaluate(_SOURCE, site_server)
+    assert page.console_errors == []
+
+
+_RUNS = """() => {
+  window.__runs = [];
+  document.querySelector('[data-rc-example]').addEventListener('rankcards:run',
+    (event) => window.__runs.push([event.detail.source, event.detail.reason]));
+}"""
+
+
+def test_the_last_of_a_burst_of_changes_wins(page, site_server):
+    _open(page, f"{site_server}en/pooling/")
+    page.evaluate(_RUNS)
+    page.locator(f'{DEMO} [data-rc-bind="depth"]').evaluate(
+        """(slider) => { for (const value of [11, 12, 13, 14, 15]) {
+          slider.value = String(value);
+          slider.dispatchEvent(new Event('input', {bubbles: true}));
+        } }"""
+    )
+    page.wait_for_function("window.__runs.length > 0", timeout=60_000)
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [("depth = 15  #" in source, reason) for source, reason in runs] == [(True, None)]
+    caption = page.locator(f"{EXAMPLE} [data-rc-tables] caption").text_content()
+    assert caption == "Pool of depth 15"
+
+
+def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_server):
+    """A run over a second that a newer change supersedes is stopped for it (its output never
+    shows); the reader's Stop ends the run and the change that waited behind it."""
+    _open(page, f"{site_server}en/pooling/")
+    page.locator(f"{EXAMPLE} .cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nimport time\ntime.sleep(depth / 10)\nprint('slept', depth)")
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    page.evaluate(_RUNS)
+    _slide(page, "depth", 30)  # sleeps 3 s
+    page.wait_for_function(f"document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    _slide(page, "depth", 31)
+    page.wait_for_function("window.__runs.length > 0", timeout=60_000)
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [("depth = 31  #" in source, reason) for source, reason in runs] == [(True, None)]
+    assert "slept 31" in page.locator(f"{EXAMPLE} [data-rc-output]").text_content()
+
+    page.evaluate("window.__runs = []")
+    _slide(page, "depth", 40)
+    page.wait_for_function(f"document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    _slide(page, "depth", 41)  # waits behind the run
+    page.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(1).click()  # Stop
+    page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
+    runs = page.evaluate("window.__runs")
+    assert [reason for _, reason in runs] == ["stopped"]
+    assert "Stopped." in page.locator(f"{EXAMPLE} [data-rc-output]").text_content()
+    assert page.console_errors == []
