@@ -25,7 +25,7 @@ CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 DEMO = "section[data-rc-demo][data-rc-bound]"
 EXAMPLE = "[data-rc-example]"
 READY = "document.documentElement.dataset.runtime === 'ready'"
-# slug -> (a slider, a value other than the card's, a text the new output holds)
+# slug -> (a control, a value other than the card's, a text the new output holds)
 MOVES = {
     "pooling": ("depth", 20, {"en": "Pool of depth 20", "es": "Pool de profundidad 20"}),
     "rank-correlation": ("systems", 5, {"en": "1 of 10 pairs", "es": "1 de 10 pares"}),
@@ -51,6 +51,36 @@ MOVES = {
         "target",
         0.95,
         {"en": "recall@10 >= 0.95, each", "es": "recall@10 >= 0.95, cada"},
+    "benchmark-beir": (
+        "ignore_identical_ids",
+        False,
+        {"en": "NDCG@1 = 0.0   NDCG@10 = 0.53718", "es": "NDCG@1 = 0.0   NDCG@10 = 0.53718"},
+    ),
+    "benchmark-mteb-retrieval": (
+        "ignore_identical_ids",
+        True,
+        {
+            "en": "nDCG@10 = 0.77479   MRR@10 = 0.66667",
+            "es": "nDCG@10 = 0.77479   MRR@10 = 0.66667",
+        },
+    ),
+    "benchmark-ms-marco": (
+        "all_reference_queries",
+        False,
+        {"en": "MRR @10: 0.4583 over 4 queries", "es": "MRR @10: 0.4583 sobre 4 consultas"},
+    ),
+    "benchmark-trec-dl": (
+        "level",
+        3,
+        {"en": "40 of 200 judgments are relevant", "es": "40 de 200 juicios son relevantes"},
+    ),
+    "benchmark-lotte": (
+        "k",
+        3,
+        {
+            "en": "5 of 10 questions answered in their top 3",
+            "es": "5 de 10 preguntas con respuesta en su top 3",
+        },
     ),
 }
 
@@ -105,8 +135,15 @@ def _after_run(page: Any, act: Any) -> None:
 
 
 def _slide(page: Any, name: str, value: Any) -> None:
+    """Set a control as the reader would: a slider answers ``input``, a toggle and a select
+    ``change`` (a select's option values are JSON)."""
     page.locator(f'{DEMO} [data-rc-bind="{name}"]').evaluate(
-        "(e, v) => { e.value = String(v); e.dispatchEvent(new Event('input', {bubbles: true})); }",
+        """(e, v) => {
+          const kind = e.dataset.rcKind;
+          if (kind === 'toggle') e.checked = v;
+          else e.value = kind === 'select' ? JSON.stringify(v) : String(v);
+          e.dispatchEvent(new Event(kind === 'slider' ? 'input' : 'change', {bubbles: true}));
+        }""",
         value,
     )
 

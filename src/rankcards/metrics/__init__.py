@@ -10,6 +10,8 @@ site's visualizers and code examples. Two faces over one implementation:
   diversity measures likewise (:func:`alpha_ndcg_at_k` ..., ndeval's definitions);
 - explanation: :func:`explain`, the per-rank terms behind one query's value;
 - fusion: :func:`fuse` (RRF, CombSUM, CombMNZ over runs, as ranx) and :func:`rrf_fuse`;
+- benchmarks: :func:`beir_evaluate` (BEIR's and MTEB's retrieval scores, identical-id rule
+  included);
 - retrieval for RAG: Ragas' context precision and recall (:func:`ragas_context_precision`
   ...) and AutoNuggetizer's :func:`nugget_scores`, from the verdicts those tools produce;
 - comparison: :func:`compare_runs` (:func:`paired_scores` then :func:`compare_scores`), paired
@@ -31,6 +33,7 @@ Measure names follow ir_measures notation (``RR@10``, ``P(rel=2)@5``, ``RBP(p=0.
 
 from ._agree import JudgedPairs, agreement, judged_pairs
 from ._agreement import cohen_kappa, confusion_matrix, fleiss_kappa, krippendorff_alpha
+from ._beir import beir_evaluate
 from ._compare import PairedScores, compare_runs, compare_scores, paired_scores
 from ._correlation import kendall_tau, tau_ap
 from ._data import Qrels, Run
@@ -103,6 +106,7 @@ __all__ = [
     "alpha_ndcg_at_k",
     "average_precision",
     "best_at_recall",
+    "beir_evaluate",
     "cohen_kappa",
     "compare_runs",
     "compare_scores",
