@@ -18,11 +18,13 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
 * ``examples`` (session): every code example of the built site as :class:`Example` (the page's
   site-relative URL, its language, the source and the build-time output read from the HTML).
 
-Mark browser tests ``@pytest.mark.browser`` and ``@pytest.mark.xdist_group("browser")``. Under
-``pytest -n 2 --dist loadgroup`` each module of that group becomes its own group (a module's tests
-share its pages and browser contexts on one worker) and the modules spread over the workers; the
-site (and the Zensical site) is built once for the whole run, by the first worker that needs it,
-and the others wait for that build and serve the same folder.
+Mark browser tests ``@pytest.mark.browser``. ``make test`` runs ``pytest -n 2 --dist loadfile``:
+a module's tests share its pages and browser contexts on one worker and the modules spread over
+both; the site (and the Zensical site) is built once for the whole run, by the first worker that
+needs it, and the others wait for that build and serve the same folder. (``--dist loadgroup``
+groups nothing with pytest 9.2 and pytest-xdist 3.8: xdist writes the group into ``_nodeid``,
+which pytest 9.2's node ids no longer read; pytest-xdist issue #1386. Before, every browser test
+went its own way and each worker built the site.)
 """
 
 from __future__ import annotations
@@ -48,15 +50,6 @@ from static_site import (
 from ci_gate import require_module, skip_or_fail
 
 _LOCAL = "http://127.0.0.1:"
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its loadgroup hook)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """One xdist group per module of the "browser" group: the modules run on both workers."""
-    for item in items:
-        group = item.get_closest_marker("xdist_group")
-        if group is not None and group.args == ("browser",):
-            item.add_marker(pytest.mark.xdist_group(f"browser:{item.path.stem}"))
 
 
 def _built_once(
