@@ -56,7 +56,7 @@ def test_the_benchmark_account_is_linked_and_keeps_its_figures() -> None:
         assert figure in bench, figure
 
 
-_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
 
 
 def _count(word: str) -> int:
