@@ -32,6 +32,7 @@ of symbols only (the solved mark ✓): its contrast is computed here.
 
 from __future__ import annotations
 
+import functools
 import html.parser
 import itertools
 import re
@@ -111,16 +112,17 @@ class _Components(html.parser.HTMLParser):
             self._hidden.pop()
 
 
-def _components(site: Path, path: str) -> set[str]:
+@functools.cache  # each page is read once per run, for the cover and for the tests
+def _components(site: Path, path: str) -> frozenset[str]:
     parser = _Components()
     parser.feed((site / path / "index.html").read_text(encoding="utf-8"))
-    return parser.found
+    return frozenset(parser.found)
 
 
 def pages_to_check(site: Path) -> list[str]:
     """Per language (``en/``, ``es/``, the rest), a greedy cover of its pages' components."""
     chosen: list[str] = []
-    by_lang: dict[str, dict[str, set[str]]] = {}
+    by_lang: dict[str, dict[str, frozenset[str]]] = {}
     for path in _pages(site):
         lang = path.split("/", 1)[0] if path.startswith(("en/", "es/")) else ""
         by_lang.setdefault(lang, {})[path] = _components(site, path)
