@@ -46,7 +46,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint        ## the whole suite: lint, types, unit, differential, Pyodide, browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 test-fast: setup        ## everything but the browser and Pyodide tests
 	$(BIN)/python -m pytest -m "not browser and not pyodide"

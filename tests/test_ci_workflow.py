@@ -88,3 +88,14 @@ def test_the_job_summary_says_how_to_open_the_site_and_lists_the_changed_cards(
     assert "<http://127.0.0.1:8000/rankcards/en/>" in text
     for slug in slugs:
         assert f"- `{slug}`: http://127.0.0.1:8000/rankcards/en/{slug}/ and " in text
+
+
+# The slowest measured `make test` (2 cores, 28 cards): bench/README.md, "The test suite".
+MEASURED_SUITE_SECONDS = 1420
+
+
+def test_the_time_limit_leaves_headroom_over_the_measured_suite() -> None:
+    [job] = _workflow()["jobs"].values()
+    assert job["timeout-minutes"] * 60 >= 1.25 * MEASURED_SUITE_SECONDS
+    bench = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    assert f"{MEASURED_SUITE_SECONDS} s" in bench, "the measured time is recorded with its method"

@@ -54,3 +54,27 @@ def test_the_benchmark_account_is_linked_and_keeps_its_figures() -> None:
     # A few figures of the account, one per benchmark, so that a trim cannot lose them unseen.
     for figure in ("0.72", "1.79 s", "1224-1262 ms", "17.0-19.3 ms", "96 ms", "0.9375"):
         assert figure in bench, figure
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.index(word.lower())
+
+
+def test_the_counts_the_readme_states_are_the_glossarys() -> None:
+    """A card with an exercise (or a new category) changes what the README counts: the words must
+    follow, or a newcomer reads a wrong number."""
+    from rankcards.cards import load_cards
+    from rankcards.site._i18n import CATEGORY_ORDER
+
+    cards, problems = load_cards(ROOT / "docs" / "cards")
+    assert not problems, problems
+    with_exercise = sum(1 for card in cards if "exercise" in card.data)
+    exercises = re.search(r"on (\w+) measure cards?, a \*\*Practice\*\* exercise", README)
+    assert exercises, "the README says how many cards have a Practice exercise"
+    assert _count(exercises.group(1)) == with_exercise, (exercises.group(0), with_exercise)
+    categories = re.search(r"^(\w+) categories, in reading order", README, re.M)
+    assert categories, "the README says how many categories there are"
+    assert _count(categories.group(1)) == len(CATEGORY_ORDER), categories.group(0)

@@ -18,15 +18,21 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
 * ``examples`` (session): every code example of the built site as :class:`Example` (the page's
   site-relative URL, its language, the source and the build-time output read from the HTML).
 
-Mark browser tests ``@pytest.mark.browser`` and ``@pytest.mark.xdist_group("browser")`` so that
-under ``pytest -n 2 --dist loadgroup`` one worker builds the site once and runs them all.
+Mark browser tests ``@pytest.mark.browser``. ``make test`` runs ``pytest -n 2 --dist loadfile``:
+a module's tests share its pages and browser contexts on one worker and the modules spread over
+both; the site (and the Zensical site) is built once for the whole run, by the first worker that
+needs it, and the others wait for that build and serve the same folder. (``--dist loadgroup``
+groups nothing with pytest 9.2 and pytest-xdist 3.8: xdist writes the group into ``_nodeid``,
+which pytest 9.2's node ids no longer read; pytest-xdist issue #1386. Before, every browser test
+went its own way and each worker built the site.)
 """
 
 from __future__ import annotations
 
+import fcntl
 import html.parser
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +52,24 @@ from ci_gate import require_module, skip_or_fail
 _LOCAL = "http://127.0.0.1:"
 
 
+def _built_once(
+    factory: pytest.TempPathFactory, name: str, build: Callable[[Path], tuple[Path, str | None]]
+) -> tuple[Path, str | None]:
+    """``build(folder)`` once per run: under xdist the workers share the run's temporary root,
+    and the first to get there builds while the others wait, then read its result."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return build(factory.mktemp(name))
+    shared = factory.getbasetemp().parent
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        result = shared / f"{name}.result"
+        if not result.exists():
+            site, error = build(shared / name)
+            result.write_text(f"{site}\n{error or ''}", encoding="utf-8")
+        site_line, _, error = result.read_text(encoding="utf-8").partition("\n")
+        return Path(site_line), error or None
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     found = find_chromium()
@@ -59,8 +83,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     prebuilt = os.environ.get("RANKCARDS_SITE_DIR")
     if prebuilt:
         return Path(prebuilt).resolve()
-    site = tmp_path_factory.mktemp("site")
-    error = build_site(site)
+    site, error = _built_once(tmp_path_factory, "site", lambda folder: (folder, build_site(folder)))
     if error is not None:
         pytest.fail(f"mkdocs build failed:\n{error}")
     return site
@@ -72,7 +95,7 @@ def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if prebuilt:
         return Path(prebuilt).resolve()
     require_module("zensical", "pip install -e '.[zensical]'")
-    site, error = build_zensical_site(tmp_path_factory.mktemp("zensical"))
+    site, error = _built_once(tmp_path_factory, "zensical", build_zensical_site)
     if error is not None:
         pytest.fail(f"the Zensical build failed:\n{error}")
     return site

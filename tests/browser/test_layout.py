@@ -1,9 +1,14 @@
 """Phone width: no page is wider than a 390 px screen (wide content scrolls inside its box, with a
 visible cue: display formulas too); laptop width: a demo's tables fit its box; the significance
-card's difference chart has a legible y axis at both widths."""
+card's difference chart has a legible y axis at both widths.
+
+The phone-width checks of every page (page width, demo fit, formula cues) share one visit per
+page (``phone_visits``, one browser context for the module) rather than one visit per check.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +24,11 @@ def _pages(site: Path) -> list[str]:
     return [f"{lang}/{path}" for lang in ("en", "es") for path in paths]
 
 
-def test_no_page_overflows_a_phone_screen(page: Any, site_server: str, built_site: Path) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
-    wide = {}
-    for path in _pages(built_site):
-        page.goto(f"{site_server}{path}")
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 390:
-            wide[path] = width
-    assert wide == {}
+def test_no_page_overflows_a_phone_screen(
+    phone_visits: dict[str, dict[str, Any]], built_site: Path
+) -> None:
+    widths = {path: phone_visits[path]["width"] for path in _pages(built_site)}
+    assert {path: width for path, width in widths.items() if width > 390} == {}
 
 
 def _demo_pages(site: Path) -> list[str]:
@@ -113,22 +114,11 @@ _MIXED_RANKINGS = """(section) => [...section.querySelectorAll('ol')].flatMap((l
 
 
 def test_every_demo_fits_a_phone_or_scrolls_visibly_and_keeps_rank_order(
-    page: Any, site_server: str, built_site: Path
+    phone_visits: dict[str, dict[str, Any]], built_site: Path
 ) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
     pages = _demo_pages(built_site)
     assert len(pages) >= 10, pages  # five cards, two languages
-    found: dict[str, list[str]] = {}
-    for path in pages:
-        page.goto(f"{site_server}{path}")
-        section = page.locator("section[data-rc-demo]").first
-        problems = [
-            *section.evaluate(_HIDDEN_OVERFLOW),
-            *section.evaluate(_CUT_TABLES),
-            *section.evaluate(_MIXED_RANKINGS),
-        ]
-        if problems:
-            found[path] = problems
+    found = {path: phone_visits[path]["demo"] for path in pages if phone_visits[path]["demo"]}
     assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
 
 
@@ -174,24 +164,48 @@ _CUT_FORMULAS = """() => [...document.querySelectorAll('.katex-display')].flatMa
 })"""
 
 
+_WIDE_FORMULAS = (
+    "[...document.querySelectorAll('.katex-display')]"
+    ".filter((f) => f.scrollWidth > f.parentElement.clientWidth + 1).length"
+)
+
+
+@pytest.fixture(scope="module")
+def phone_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[dict[str, Any]]:
+    """Each page of the phone checks, visited once at 390 x 844: the page's width, its demo's
+    problems (hidden overflow, cut tables, rankings out of order) and, on a card page, its wide
+    display formulas and theirs."""
+    demos, cards = set(_demo_pages(built_site)), set(_card_pages(built_site))
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    visits: dict[str, dict[str, Any]] = {}
+    for path in sorted({*_pages(built_site), *demos, *cards}):
+        page.goto(f"{site_server}{path}")
+        visit: dict[str, Any] = {"width": page.evaluate("document.documentElement.scrollWidth")}
+        if path in demos:
+            section = page.locator("section[data-rc-demo]").first
+            visit["demo"] = [
+                *section.evaluate(_HIDDEN_OVERFLOW),
+                *section.evaluate(_CUT_TABLES),
+                *section.evaluate(_MIXED_RANKINGS),
+            ]
+        if path in cards:
+            visit["wide"] = page.evaluate(_WIDE_FORMULAS)
+            visit["formulas"] = page.evaluate(_CUT_FORMULAS)
+        visits[path] = visit
+    yield visits
+    context.close()
+
+
 def test_wide_display_formulas_scroll_with_a_visible_cue_on_a_phone(
-    page: Any, site_server: str, built_site: Path
+    phone_visits: dict[str, dict[str, Any]], built_site: Path
 ) -> None:
-    page.route("**/assets/pyodide/**", lambda route: route.abort())  # layout only
-    page.set_viewport_size({"width": 390, "height": 844})
     pages = _card_pages(built_site)
     assert len(pages) >= 40, pages
-    found: dict[str, list[str]] = {}
-    wide = 0
-    for path in pages:
-        page.goto(f"{site_server}{path}")
-        wide += page.evaluate(
-            "[...document.querySelectorAll('.katex-display')]"
-            ".filter((f) => f.scrollWidth > f.parentElement.clientWidth + 1).length"
-        )
-        problems = page.evaluate(_CUT_FORMULAS)
-        if problems:
-            found[path] = problems
+    wide = sum(phone_visits[path]["wide"] for path in pages)
+    found = {path: phone_visits[path]["formulas"] for path in pages}
+    found = {path: problems for path, problems in found.items() if problems}
     assert wide >= 20  # MRR, nDCG, ERR and the significance formulas among them
     assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
 

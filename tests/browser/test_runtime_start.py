@@ -1,13 +1,13 @@
-"""When a card page starts its one Pyodide worker.
+"""When a card page starts its one Pyodide worker (the runtime boots lazily).
 
 runtime.js, a deferred module, starts it when the page's first demo or example is within one
-screen of the viewport, at once or when the reader scrolls near it; never while the page is
-parsed, where the worker's start-up competed with the theme's for the CPU and added long tasks
-without making the demo live sooner (README, "Benchmarks"). These tests count every
-``Worker`` the page constructs (an init script wraps the constructor), so a second, orphaned
-worker cannot hide behind ``runtime.boots``; only the worker runtime.js names
-"rankcards-rehearsal" is not counted (once a first visit has kept a snapshot, it rehearses the
-next visit's boot and is dropped: see test_snapshot.py).
+screen of the viewport, at once or when the reader scrolls near it; never on a page without
+one, and never while the page is parsed, where the worker's start-up competed with the
+theme's for the CPU and added long tasks without making the demo live sooner (README,
+"Benchmarks"). These tests count every ``Worker`` the page constructs (an init script wraps
+the constructor), so a second, orphaned worker cannot hide behind ``runtime.boots``; only the
+worker runtime.js names "rankcards-rehearsal" is not counted (once a first visit has kept a
+snapshot, it rehearses the next visit's boot and is dropped: see test_snapshot.py).
 """
 
 from __future__ import annotations
@@ -68,11 +68,12 @@ def _runtime(page: Any, base: str) -> None:
 
 
 def test_a_near_demo_starts_one_worker_once_the_page_is_parsed(page: Any, site_server: str):
-    # A tall window puts the MRR card's demo within one screen of the viewport.
+    # A tall window puts the MRR card's demo within one screen of the viewport: no scrolling.
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.add_init_script(COUNT_WORKERS)
     page.goto(f"{site_server}en/mrr/")
     page.wait_for_function(f"{STATE} === 'ready'")
+    assert page.evaluate("scrollY") == 0
     created = page.evaluate("rcWorkers")
     assert len(created) == 1
     assert created[0] >= _parsed(page)  # by runtime.js, not by a script while parsing
@@ -83,15 +84,31 @@ def test_a_near_demo_starts_one_worker_once_the_page_is_parsed(page: Any, site_s
 
 
 def test_a_far_demo_starts_nothing_until_the_reader_scrolls_near(page: Any, site_server: str):
+    # A short window: the MRR card's demo and example lie several screens below the top.
     page.set_viewport_size({"width": 1280, "height": 240})
     page.add_init_script(COUNT_WORKERS)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
     page.goto(f"{site_server}en/mrr/")
     _settled(page)
     assert page.evaluate("rcWorkers") == []
-    # Scrolling there starts exactly one worker.
+    assert page.evaluate(STATE) == "idle"
+    assert not [url for url in requests if "/assets/pyodide/" in url]
+    # Scrolling there starts exactly one worker, which loads Pyodide.
     page.locator("section[data-rc-demo]").scroll_into_view_if_needed()
     page.wait_for_function(f"{STATE} === 'ready'")
     assert len(page.evaluate("rcWorkers")) == 1
+    assert [url for url in requests if url.endswith("pyodide.asm.wasm")]
+
+
+def test_pages_without_runnable_parts_never_boot(page: Any, site_server: str):
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(f"{site_server}en/glossary/")
+    _settled(page)
+    runnable = "document.querySelectorAll('[data-rc-demo], [data-rc-example]').length"
+    assert page.evaluate(runnable) == 0
+    assert page.evaluate(STATE) == "idle"
+    assert page.evaluate("rcWorkers") == []
 
 
 @pytest.mark.parametrize(("isolated", "workers"), [(False, 2), (True, 1)])

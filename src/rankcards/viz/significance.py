@@ -35,7 +35,7 @@ from rankcards.demos.simulated import simulated_scores
 from rankcards.metrics import _stats, compare_scores
 from rankcards.metrics._compare import CONFIDENCE, TESTS
 from rankcards.metrics._stats import mean, sample_sd, student_t_cdf
-from rankcards.viz._html import SPACED, Html, el, fmt, metric, table
+from rankcards.viz._html import SPACED, AttrValue, Html, el, fmt, metric, table
 
 __all__ = [
     "ALPHA",
@@ -387,6 +387,22 @@ def _interval(row: dict[str, Any], name: str) -> Html:
     )
 
 
+def _row(keys: dict[str, AttrValue], label: str, cells: Sequence[object], *, bold: bool) -> Html:
+    """One row of a view's table: ``keys`` (its data-* and aria-current), the row's name as its
+    header, a cell per value; in bold the chosen test or method, or a significant run."""
+    attributes = {**keys, "style": "font-weight: 700" if bold else None}
+    return el(
+        "tr",
+        attributes,
+        el("th", {"scope": "row"}, label),
+        [el("td", {}, cell) for cell in cells],
+    )
+
+
+def _chosen(name: str, chosen: str) -> AttrValue:
+    return "true" if name == chosen else None
+
+
 def _test_view(state: dict[str, Any], t: dict[str, str]) -> Html:
     chosen = state["test"]
     n = int(state["queries"])
@@ -396,20 +412,13 @@ def _test_view(state: dict[str, Any], t: dict[str, str]) -> Html:
         if test == chosen:
             chosen_row = row
         significant = row["p"] < ALPHA
-        rows.append(
-            el(
-                "tr",
-                {
-                    "data-test": test,
-                    "aria-current": "true" if test == chosen else None,
-                    "style": "font-weight: 700" if test == chosen else None,
-                },
-                el("th", {"scope": "row"}, t[test]),
-                el("td", {}, metric(f"p:{test}", row["p"], fmt(row["p"], 4))),
-                el("td", {}, _interval(row, f"ci:{test}")),
-                el("td", {}, t["yes"] if significant else t["no"]),
-            )
-        )
+        cells = [
+            metric(f"p:{test}", row["p"], fmt(row["p"], 4)),
+            _interval(row, f"ci:{test}"),
+            t["yes"] if significant else t["no"],
+        ]
+        keys = {"data-test": test, "aria-current": _chosen(test, chosen)}
+        rows.append(_row(keys, t[test], cells, bold=test == chosen))
     assert chosen_row is not None, f"test must be one of {TESTS}, got {chosen!r}"
     centre, sd = mean(differences), sample_sd(differences)
     if chosen == "t":
@@ -509,21 +518,14 @@ def _interval_view(state: dict[str, Any], t: dict[str, str]) -> Html:
     body = []
     for key, label, row in rows_by_method:
         low, high = row["ci"]
-        body.append(
-            el(
-                "tr",
-                {
-                    "data-method": key,
-                    "aria-current": "true" if key == chosen else None,
-                    "style": "font-weight: 700" if key == chosen else None,
-                },
-                el("th", {"scope": "row"}, label),
-                el("td", {}, metric(f"ci:{key}:low", low, fmt(low, 4))),
-                el("td", {}, metric(f"ci:{key}:high", high, fmt(high, 4))),
-                el("td", {}, metric(f"ci:{key}:half", (high - low) / 2, fmt((high - low) / 2, 4))),
-                el("td", {}, t["yes"] if low <= 0.0 <= high else t["no"]),
-            )
-        )
+        cells = [
+            metric(f"ci:{key}:low", low, fmt(low, 4)),
+            metric(f"ci:{key}:high", high, fmt(high, 4)),
+            metric(f"ci:{key}:half", (high - low) / 2, fmt((high - low) / 2, 4)),
+            t["yes"] if low <= 0.0 <= high else t["no"],
+        ]
+        keys = {"data-method": key, "aria-current": _chosen(key, chosen)}
+        body.append(_row(keys, label, cells, bold=key == chosen))
     differences = _differences(state)
     centre, sd = mean(differences), sample_sd(differences)
     size = rows_by_method[0][2]["effect_size"]
@@ -592,22 +594,15 @@ def _multiple_view(state: dict[str, Any], t: dict[str, str]) -> Html:
             false_positives += 1
         if real:
             true_found = bool(row["significant"])
-        rows.append(
-            el(
-                "tr",
-                {
-                    "data-run": name,
-                    "data-significant": "true" if row["significant"] else "false",
-                    "style": "font-weight: 700" if row["significant"] else None,
-                },
-                el("th", {"scope": "row"}, name),
-                el("td", {}, t["yes"] if real else t["no"]),
-                el("td", {}, metric(f"delta:{name}", row["delta"], fmt(row["delta"], 4))),
-                el("td", {}, metric(f"p:{name}", row["p"], fmt(row["p"], 4))),
-                el("td", {}, metric(f"padj:{name}", row["p_adjusted"], fmt(row["p_adjusted"], 4))),
-                el("td", {}, t["yes"] if row["significant"] else t["no"]),
-            )
-        )
+        cells = [
+            t["yes"] if real else t["no"],
+            metric(f"delta:{name}", row["delta"], fmt(row["delta"], 4)),
+            metric(f"p:{name}", row["p"], fmt(row["p"], 4)),
+            metric(f"padj:{name}", row["p_adjusted"], fmt(row["p_adjusted"], 4)),
+            t["yes"] if row["significant"] else t["no"],
+        ]
+        keys = {"data-run": name, "data-significant": "true" if row["significant"] else "false"}
+        rows.append(_row(keys, name, cells, bold=bool(row["significant"])))
     m = int(state["systems"])
     nulls = m - 1 if effect != 0.0 else m
     correction = t[state["correction"]]
