@@ -341,6 +341,31 @@ def test_cli_warns_in_one_line_on_a_single_subtopic_qrels(tmp_path: Any, capsys:
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [("compare", ["other.run"]), ("agree", ["adhoc.qrels", "--runs", "adhoc.run", "other.run"])],
+)
+def test_compare_and_agree_warn_once_in_one_line_as_eval_does(
+    tmp_path: Any, capsys: Any, command: str, extra: list[str]
+) -> None:
+    """Each run evaluated raises the warning again: the command says it once, as its errors."""
+    from rankcards.cli import main
+
+    (tmp_path / "adhoc.qrels").write_text("q1 0 a 1\nq1 0 b 1\nq2 0 c 1\n")
+    (tmp_path / "adhoc.run").write_text("q1 Q0 a 1 1 s\nq2 Q0 c 1 1 s\n")
+    (tmp_path / "other.run").write_text("q1 Q0 b 1 1 t\nq2 Q0 a 1 1 t\n")
+    first = ["adhoc.qrels"] if command == "agree" else ["adhoc.qrels", "adhoc.run"]
+    paths = [str(tmp_path / name) if not name.startswith("-") else name for name in first + extra]
+    status = main([command, *paths, "-m", "P_IA@5"])
+    out, err = capsys.readouterr()
+    assert status == 0 and out
+    assert err == (
+        f"rankcards {command}: warning: all queries of {tmp_path / 'adhoc.qrels'} have only 1 "
+        "subtopic: the diversity measures (P_IA@5) are probably not valid; a diversity qrels "
+        "has the subtopic in its second column ('qid subtopic docno rel')\n"
+    )
+
+
 def test_cli_refuses_a_flat_measure_on_a_subtopic_qrels(tmp_path: Any, capsys: Any) -> None:
     (tmp_path / "div.qrels").write_text(DIVERSE_QRELS)
     (tmp_path / "div.run").write_text(DIVERSE_RUN)

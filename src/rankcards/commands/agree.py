@@ -16,6 +16,8 @@ import argparse
 import io
 import sys
 
+from rankcards.commands._warn import said_once
+
 HELP = "compare two qrels of the same queries: Cohen's kappa, Krippendorff's alpha, run orderings"
 
 DESCRIPTION = (
@@ -101,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         qrels_a = _read(read_qrels, args.qrels_a)
         qrels_b = _read(read_qrels, args.qrels_b)
         runs = None if args.runs is None else {path: _read(read_run, path) for path in args.runs}
-        result = agreement(qrels_a, qrels_b, runs, spec.name)
+        with said_once(_PROG):
+            result = agreement(qrels_a, qrels_b, runs, spec.name)
     except TrecFormatError as error:
         return _fail(str(error), 1)
     except ValueError as error:  # no pair judged in both; a run with no query in common

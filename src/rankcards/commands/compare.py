@@ -14,6 +14,8 @@ import argparse
 import io
 import sys
 
+from rankcards.commands._warn import said_once
+
 HELP = "compare runs with paired significance tests (t, Wilcoxon, randomization, bootstrap)"
 
 DESCRIPTION = (
@@ -170,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
     except TrecFormatError as error:
         return _fail(str(error), 1)
     try:
-        paired = paired_scores(qrels, runs, specs, args.complete, args.depth, args.level)
+        with said_once(_PROG):
+            paired = paired_scores(qrels, runs, specs, args.complete, args.depth, args.level)
         result = compare_scores(
             paired.scores,
             args.test,

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-import warnings
 from typing import TYPE_CHECKING
+
+from rankcards.commands._warn import said_once
 
 if TYPE_CHECKING:
     from rankcards.metrics import Evaluation, MeasureSpec
@@ -93,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Parse the measures, read both files, evaluate and print; map errors to exit codes."""
-    from rankcards.metrics import MeasureError, SubtopicWarning, TrecFormatError, parse_measure
+    from rankcards.metrics import MeasureError, TrecFormatError, parse_measure
 
     try:
         specs = [parse_measure(name) for name in args.measure or DEFAULT_MEASURES]
@@ -108,15 +109,12 @@ def run(args: argparse.Namespace) -> int:
     if args.qrels == args.run == STDIN:
         return _fail("only one of QRELS and RUN can be - (standard input)", 2)
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", SubtopicWarning)
+        with said_once(_PROG):
             result = _evaluate(args, specs)
     except TrecFormatError as error:
         return _fail(str(error), 1)
     except ValueError as error:  # no query in common
         return _fail(f"{args.run}: {error}", 1)
-    for warning in caught:
-        print(f"{_PROG}: warning: {warning.message}", file=sys.stderr)
     if args.format == "json":
         sys.stdout.write(result.to_json() + "\n")
     else:
