@@ -22,8 +22,6 @@
 // code (put in the editor, never run): see example_keep.js.
 import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
-import { figureElement } from "./svg_sanitize.js";
-import { tableElement } from "./table_sanitize.js";
 import { keepExample } from "./example_keep.js";
 
 const TEXT = {
@@ -309,12 +307,12 @@ function enhance(block) {
       onStdout: (chunk) => target.write(chunk, "stdout"),
       onStderr: (chunk) => target.write(chunk, "stderr"),
       onFigure: (markup) => {
-        const figure = figureElement(markup);
+        const figure = sanitizers.figureElement(markup);
         if (figure) target.into.figures?.append(figure);
         else target.write(`${text.badFigure}\n`, "notice");
       },
       onTable: (markup) => {
-        const table = tableElement(markup);
+        const table = sanitizers.tableElement(markup);
         if (table) target.into.tables?.append(table);
         else target.write(`${text.badTable}\n`, "notice");
       },
@@ -365,6 +363,7 @@ function enhance(block) {
       superseding = false;
       try {
         await runtime.ensure(); // a Stop or a supersede may have restarted the worker
+        await loadSanitizers(); // onFigure and onTable place what the run sends at once
       } catch {
         break; // the status line shows the error and its Retry button
       }
@@ -445,6 +444,20 @@ function reachScrollingTables(holder) {
 }
 
 const examples = new WeakMap();
+
+// The sanitizers of a run's figures and tables, loaded with the first run (no card page needs
+// them before its runtime): {figureElement, tableElement} once loadSanitizers() has resolved.
+let sanitizers = null;
+let sanitizersLoading = null;
+export function loadSanitizers() {
+  sanitizersLoading ??= Promise.all([import("./svg_sanitize.js"), import("./table_sanitize.js")]).then(
+    ([svg, table]) => {
+      sanitizers = { figureElement: svg.figureElement, tableElement: table.tableElement };
+      return sanitizers;
+    },
+  );
+  return sanitizersLoading;
+}
 
 /** The live example behind a `[data-rc-example]` block (enhancing it first): {original,
  *  source(), replace(from, to, text), runLatest(), fromLink}; bound.js drives it. */

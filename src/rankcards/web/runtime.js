@@ -378,22 +378,37 @@ function runnableOnFirstScreen() {
 }
 if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry
 
-// Material's search worker waits (search_gate.js) while the runtime boots: on two cores its index
-// and the boot slowed each other. "go" is posted now if no boot started, else once the runtime is
-// ready or failed, and again to a gate that says it is waiting (it may have missed the first).
+// Material's search worker waits (search_gate.js) while a page that runs Python has not booted it:
+// on two cores the index and the boot slowed each other, and the index's documents (600 KB) are
+// downloaded only when the gate starts. "go" is posted at once on a page with nothing to run,
+// else once the runtime is ready or failed, or as soon as the reader opens search (its box takes
+// the focus: a click, or Material's "/" and "s" keys); and again to a gate that says it is
+// waiting (it may have missed the first: Material keeps its worker across page changes).
+const SEARCH_BOX = "[data-md-component=search-query]";
+const RUNS_PYTHON = "section[data-rc-demo], [data-rc-example], [data-rc-exercise], [data-rc-evaluate]";
 function openSearchGate() {
   if (!window.BroadcastChannel) return;
   const channel = new BroadcastChannel(SEARCH_CHANNEL);
-  const go = () => channel.postMessage("go");
-  channel.onmessage = ({ data }) => {
-    if (data === "waiting" && runtime.state !== "loading") go();
+  let free = false;
+  const go = () => {
+    free = true;
+    window.removeEventListener(EVENT, settled);
+    document.removeEventListener("focusin", open);
+    channel.postMessage("go");
   };
   const settled = ({ detail }) => {
-    if (detail.state !== "ready" && detail.state !== "error") return;
-    window.removeEventListener(EVENT, settled);
-    go();
+    if (detail.state === "ready" || detail.state === "error") go();
   };
-  if (runtime.state === "loading") window.addEventListener(EVENT, settled);
-  else go();
+  const open = (event) => {
+    if (event.target?.matches?.(SEARCH_BOX)) go();
+  };
+  channel.onmessage = ({ data }) => {
+    if (data === "waiting" && free) go();
+  };
+  if (runtime.state === "ready" || runtime.state === "error") go();
+  else if (runtime.state === "loading" || document.querySelector(RUNS_PYTHON)) {
+    window.addEventListener(EVENT, settled);
+    document.addEventListener("focusin", open);
+  } else go();
 }
 openSearchGate();
