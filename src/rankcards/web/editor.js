@@ -278,7 +278,6 @@ function enhance(block) {
   watchStatus(block.querySelector("[data-rc-status]"), lang);
   if (output.closest("pre")?.classList.contains("rc-example__output--error")) block.dataset.rcBuiltError = "true";
   reachScrollingTables(tables);
-  if ("ResizeObserver" in globalThis && tables) new ResizeObserver(() => reachScrollingTables(tables)).observe(tables);
 
   // What a run writes: into the page as it comes (Run), or into detached nodes that replace the
   // page's at the end (a control's run: the old output stays until the new one is whole, and a
@@ -436,10 +435,25 @@ function enhance(block) {
 
 // A table wider than its box scrolls sideways (the .rc-table style): a keyboard reader must be
 // able to reach it, so one that overflows becomes a tab stop (axe's scrollable-region-focusable).
+// Checked from a ResizeObserver, which reports each table once laid out and when its box
+// changes: reading its widths right after a run's output would lay the page out at once.
+function reachScrollingTable(table) {
+  if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
+  else table.removeAttribute("tabindex");
+}
+const tableSizes =
+  "ResizeObserver" in globalThis
+    ? new ResizeObserver((entries) => {
+        for (const entry of entries) {
+          if (entry.target.isConnected) reachScrollingTable(entry.target);
+          else tableSizes.unobserve(entry.target);
+        }
+      })
+    : null;
 function reachScrollingTables(holder) {
   for (const table of holder?.querySelectorAll("table.rc-table") ?? []) {
-    if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
-    else table.removeAttribute("tabindex");
+    if (tableSizes) tableSizes.observe(table);
+    else reachScrollingTable(table);
   }
 }
 
