@@ -99,7 +99,7 @@ def test_search_waits_for_the_runtime_then_works(page: Any, site_server: str):
     page.goto(f"{site_server}en/mrr/")
     page.wait_for_function(f"{STATE} === 'ready'")
     page.wait_for_function("rcGate.some(([data]) => data === 'go')")
-    gate = page.evaluate("rcGate")
+    gate = [(data, at) for data, at in page.evaluate("rcGate") if data != "hold"]
     assert [data for data, _ in gate] == ["waiting", "go"]  # one gate; released once
     assert gate[1][1] >= page.evaluate("rcReady")  # not while the runtime booted
     assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")
@@ -124,10 +124,11 @@ def test_a_card_whose_demo_is_far_releases_search_when_it_is_opened(page: Any, s
     page.goto(f"{site_server}en/mrr/")
     page.wait_for_function("rcGate.length > 0")  # the gate asked
     page.wait_for_load_state("load")
-    assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting"]  # it may boot later
+    said = "rcGate.map(([data]) => data)"
+    assert set(page.evaluate(said)) == {"waiting", "hold"}  # the page may boot later
     assert page.evaluate(STATE) == "idle"
     assert "MRR (Mean Reciprocal Rank)" in _search(page, "reciprocal")  # opening it said "go"
-    assert page.evaluate("rcGate.map(([data]) => data)") == ["waiting", "go"]
+    assert page.evaluate(said).count("go") == 1
 
 
 # Prepended to the gate's script in the test: the gate's timers are held (not run) and their

@@ -383,7 +383,9 @@ if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show wi
 // downloaded only when the gate starts. "go" is posted at once on a page with nothing to run,
 // else once the runtime is ready or failed, or as soon as the reader opens search (its box takes
 // the focus: a click, or Material's "/" and "s" keys); and again to a gate that says it is
-// waiting (it may have missed the first: Material keeps its worker across page changes).
+// waiting (it may have missed the first: Material keeps its worker across page changes). Until
+// then this page says "hold" (now, and to a gate that asks): the gate's own time limit is for a
+// page whose scripts never ran, not for a card whose reader has not scrolled to its demo.
 const SEARCH_BOX = "[data-md-component=search-query]";
 const RUNS_PYTHON = "section[data-rc-demo], [data-rc-example], [data-rc-exercise], [data-rc-evaluate]";
 function openSearchGate() {
@@ -403,12 +405,13 @@ function openSearchGate() {
     if (event.target?.matches?.(SEARCH_BOX)) go();
   };
   channel.onmessage = ({ data }) => {
-    if (data === "waiting" && free) go();
+    if (data === "waiting") channel.postMessage(free ? "go" : "hold");
   };
   if (runtime.state === "ready" || runtime.state === "error") go();
   else if (runtime.state === "loading" || document.querySelector(RUNS_PYTHON)) {
     window.addEventListener(EVENT, settled);
     document.addEventListener("focusin", open);
+    channel.postMessage("hold");
   } else go();
 }
 openSearchGate();

@@ -9,7 +9,8 @@
 // (rankcards.web.gate_search), with Material's own worker as `?worker=`. This classic worker
 // holds every message Material sends until runtime.js posts "go" on the BroadcastChannel
 // `rankcards:search` (at once when the page boots no runtime, else once it is ready or has
-// failed, or as soon as the reader opens search), or HOLD_LIMIT_MS have passed; it then loads
+// failed, or as soon as the reader opens search), or HOLD_LIMIT_MS have passed with no page
+// saying "hold" (a page whose scripts never ran must still get search); it then loads
 // Material's worker into itself and replays the held messages in order. It sits beside
 // Material's worker because that one loads its language files relative to its own URL ("../lunr").
 //
@@ -122,6 +123,7 @@ function start() {
 if (channel) {
   channel.onmessage = ({ data }) => {
     if (data === "go") start();
+    else if (data === "hold") clearTimeout(timer); // a page will say "go"
   };
   channel.postMessage("waiting"); // a page whose runtime.js already ran answers "go" if it may
   timer = setTimeout(start, HOLD_LIMIT_MS);
