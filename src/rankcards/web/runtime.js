@@ -407,8 +407,11 @@ function openSearchGate() {
   channel.onmessage = ({ data }) => {
     if (data === "waiting") channel.postMessage(free ? "go" : "hold");
   };
+  // Zensical draws a search dialog of its own (no such box): there the gate waits for a boot
+  // under way only, as before.
+  const waitsForOpen = document.querySelector(SEARCH_BOX) && document.querySelector(RUNS_PYTHON);
   if (runtime.state === "ready" || runtime.state === "error") go();
-  else if (runtime.state === "loading" || document.querySelector(RUNS_PYTHON)) {
+  else if (runtime.state === "loading" || waitsForOpen) {
     window.addEventListener(EVENT, settled);
     document.addEventListener("focusin", open);
     channel.postMessage("hold");
