@@ -212,3 +212,55 @@ def test_a_demo_writes_its_url_once_per_settled_change(page: Any, site_server: s
     page.wait_for_timeout(300)
     assert len(page.evaluate("rcWrites")) == 2
     assert page.console_errors == []
+
+
+# Records where the page reads an element's scrollWidth outside a ResizeObserver's callback
+# (which runs once layout is done: a read there forces none).
+RECORD_LAYOUT_READS = """
+window.rcLayoutReads = [];
+let rcInObserver = false;
+const NativeObserver = window.ResizeObserver;
+window.ResizeObserver = class extends NativeObserver {
+  constructor(callback) {
+    super((...args) => {
+      rcInObserver = true;
+      try { callback(...args); } finally { rcInObserver = false; }
+    });
+  }
+};
+const width = Object.getOwnPropertyDescriptor(Element.prototype, "scrollWidth");
+Object.defineProperty(Element.prototype, "scrollWidth", {
+  get() {
+    if (!rcInObserver) rcLayoutReads.push(new Error().stack);
+    return width.get.call(this);
+  },
+});
+"""
+CHANGE = """(demo) => new Promise((resolve) => {
+  demo.addEventListener("rankcards:demo", () => requestAnimationFrame(() => resolve()), {
+    once: true,
+  });
+  demo.querySelector('[data-rc-list="0"] [data-rc-doc]').click();
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_a_demos_view_update_reads_no_layout(page: Any, site_server: str):
+    """The page's own modules read no layout while a change updates the view (CodeMirror, the
+    example's editor, measures in its own animation frames: not the demo's path)."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(RECORD_LAYOUT_READS)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function(f"{DEMO}.dataset.rcState === 'live'", timeout=120_000)
+    page.evaluate("rcLayoutReads = []")
+    demo = page.locator("section[data-rc-demo]").element_handle()
+    for _ in range(4):  # each click marks or unmarks a document: the view is computed again
+        page.evaluate(CHANGE, demo)
+    assert page.locator("section[data-rc-demo] .rc-table").count() > 0  # tables were replaced
+    ours = [
+        stack
+        for stack in page.evaluate("rcLayoutReads")
+        if "/assets/rankcards/" in stack and "/codemirror.js" not in stack
+    ]
+    assert ours == []
