@@ -268,7 +268,6 @@ class Demo {
     this.#section.dataset.rcShared = "invalid";
     this.#notice.dataset.reason = problem;
     this.#notice.hidden = false;
-    this.#recomputeIfReady();
     loadSharing().then(({ writeLink }) => writeLink({ demo: null }));
   }
 
