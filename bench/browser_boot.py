@@ -38,8 +38,13 @@ arrival (runtime.js starts the worker as soon as it runs, once the page is parse
 * ``instant nav``: from a click on a link to another card (Material's instant navigation) to its
   example live (editor mounted, a Python round trip done) and to its demo view recomputed by
   Python — <= 300 ms;
-* ``before runtime``: bytes (gzip-compressed, as a static host serves them) of every response
-  requested before the first runtime download (Pyodide files or the rankcards archive) — <= 300 KB.
+* ``before runtime``: bytes of every response (the page's and its workers') requested before
+  the first runtime download (Pyodide files, the rankcards archive or its snapshot), on a cold
+  visit in the near window: uncompressed, as a plain static server sends them (issue 24: <= 600
+  KB), and gzip-compressed, as most hosts do.
+
+The last lines repeat the figures issue 24 names: KB before the runtime, the cold demo value
+(near window) and the second visit in a profile on disk, each against the bare boot.
 """
 
 from __future__ import annotations
@@ -228,23 +233,29 @@ def _instant(page: Any, base: str, targets: list[str]) -> tuple[float, float]:
     return float(times[0]), float("nan") if times[1] is None else float(times[1])
 
 
-def _bytes_before_runtime(browser: Any, url: str) -> int:
-    context = browser.new_context()
+def _bytes_before_runtime(browser: Any, url: str) -> tuple[int, int]:
+    """-> (uncompressed, gzip) bytes of the responses before the runtime's first download."""
+    context = browser.new_context(viewport=WINDOWS["near"])
     page = context.new_page()
     seen: list[Any] = []
-    context.on("request", lambda request: seen.append(request))
+    context.on("requestfinished", lambda request: seen.append(request))
     page.goto(url)
     page.locator("section[data-rc-demo]").first.scroll_into_view_if_needed()
     page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=120_000)
-    total = 0
+    plain = packed = 0
     for request in seen:
-        if "/assets/pyodide/" in request.url or "/assets/rankcards/rankcards-" in request.url:
+        if any(part in request.url for part in RUNTIME_FILES):
             break
         response = request.response()
         if response is not None and request.url.startswith(url.split("/en/")[0]):
-            total += len(gzip.compress(response.body())) + 300  # + headers, roughly
+            body = response.body()
+            plain += len(body)
+            packed += len(gzip.compress(body)) + 300  # + headers, roughly
     context.close()
-    return total
+    return plain, packed
+
+
+RUNTIME_FILES = ("/assets/pyodide/", "/assets/rankcards/rankcards-", "/assets/rankcards/snapshot-")
 
 
 def main() -> None:
@@ -325,7 +336,7 @@ def _context(browser: Any, viewport: dict[str, int]) -> Any:
     return context
 
 
-def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> None:
+def _report(rows: dict[str, list[float]], card: str, runs: int, before: tuple[int, int]) -> None:
     median = {key: statistics.median(values) for key, values in rows.items()}
     bare = median["bare"]
     print(f"page: {card}   runs: {runs} (median)")
@@ -358,7 +369,13 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: int) -> 
     print(f"snapshot kept (cold, in the worker)     {median['near cold snapshot']:7.0f} ms")
     print(f"instant nav -> example live             {median['nav']:7.0f} ms")
     print(f"instant nav -> demo value               {median['nav demo']:7.0f} ms")
-    print(f"bytes before runtime download           {before / 1024:7.0f} KB (gzip)")
+    plain, packed = before
+    gz = packed / 1024
+    print(f"bytes before runtime download           {plain / 1024:7.0f} KB ({gz:.0f} KB gzip)")
+    cold, second = median["near cold value"] / bare, median["profile second"] / bare
+    print(f"issue 24: before runtime {plain / 1024:.0f} KB (<= 600),")
+    print(f"          cold demo value {cold:.2f}x (<= 0.45),")
+    print(f"          second visit, profile on disk {second:.2f}x (<= 0.25); median of {runs} runs")
 
 
 if __name__ == "__main__":

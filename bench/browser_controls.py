@@ -1,6 +1,8 @@
 """Warm control change -> DOM updated, in real Chromium: p50 / p95 / max over N changes.
 
-Target (issue 4): p95 <= 50 ms over 100 changes. A "change" is one user action on the MRR
+Target (issue 4): p95 <= 50 ms over 100 changes; issue 24: <= 20 ms on the lab (the MRR card's
+demo is the lab). ``--repeat N`` measures N times, each in a fresh page, and prints each run's
+p50 / p95 and the median of the runs' p95. A "change" is one user action on the MRR
 card's demo — alternately moving the k slider and toggling a document's relevance — timed
 inside the page from the event that the control dispatches until the recomputed view (Python in
 the Pyodide worker: the measure lab on RR@k, ``rankcards.viz.lab:view``, since the MRR card
@@ -31,6 +33,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -101,6 +104,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=30, help="untimed changes first")
     parser.add_argument("--page", default=None, help="default en/mrr/ (en/lab-ap/ with --lab)")
     parser.add_argument("--lab", action="store_true", help="the measure lab's fixture site")
+    parser.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh page")
     options = parser.parse_args()
     options.page = options.page or ("en/lab-ap/" if options.lab else "en/mrr/")
 
@@ -113,26 +117,35 @@ def main() -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
-                page = browser.new_page()
-                page.goto(url)
-                page.locator("section[data-rc-demo]").scroll_into_view_if_needed()  # lazy boot
-                page.wait_for_function(
-                    "document.documentElement.dataset.runtime === 'ready'", timeout=120_000
-                )
-                page.wait_for_function(  # the demo's own first compute (see demo.js)
-                    "document.querySelector('section[data-rc-demo]').dataset.rcState === 'live'"
-                )
-                times, calls = page.evaluate(_MEASURE, [options.changes, options.warmup])
+                runs = [_run(browser, url, options) for _ in range(options.repeat)]
                 browser.close()
         finally:
             server.shutdown()
-    print(f"warm control change -> DOM updated, {len(times)} changes on {options.page}")
-    for label, values in (("to next frame", times), ("  of which Python call + DOM", calls)):
-        print(
-            f"  {label:<30} p50 {statistics.median(values):6.1f} ms"
-            f"   p95 {_percentile(values, 0.95):6.1f} ms   max {max(values):6.1f} ms"
-        )
-    print("  target: p95 <= 50 ms")
+    for times, calls in runs:
+        print(f"warm control change -> DOM updated, {len(times)} changes on {options.page}")
+        for label, values in (("to next frame", times), ("  of which Python call + DOM", calls)):
+            print(
+                f"  {label:<30} p50 {statistics.median(values):6.1f} ms"
+                f"   p95 {_percentile(values, 0.95):6.1f} ms   max {max(values):6.1f} ms"
+            )
+    p95s = [_percentile(times, 0.95) for times, _ in runs]
+    print(f"p95 per run: {', '.join(f'{value:.1f}' for value in p95s)} ms")
+    p95 = statistics.median(p95s)
+    print(f"issue 24: control change p95 {p95:.1f} ms (<= 20 ms), median of {len(runs)} runs")
+
+
+def _run(browser: Any, url: str, options: argparse.Namespace) -> tuple[list[float], list[float]]:
+    """One measurement in a fresh page: (to next frame, Python call + DOM) per change, in ms."""
+    page = browser.new_page()
+    page.goto(url)
+    page.locator("section[data-rc-demo]").scroll_into_view_if_needed()  # lazy boot
+    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'", timeout=120_000)
+    page.wait_for_function(  # the demo's own first compute (see demo.js)
+        "document.querySelector('section[data-rc-demo]').dataset.rcState === 'live'"
+    )
+    times, calls = page.evaluate(_MEASURE, [options.changes, options.warmup])
+    page.close()
+    return times, calls
 
 
 if __name__ == "__main__":

@@ -33,8 +33,9 @@ LOOPS = "def reciprocal_rank(ranking, relevant):\n    while True:\n        pass\
 
 def _exercise(page: Any, base: str, path: str) -> Any:
     page.goto(base + path)
+    page.locator("[data-rc-exercise]").scroll_into_view_if_needed()  # exercise.js loads when near
     block = page.locator("[data-rc-exercise][data-rc-enhanced]")
-    block.scroll_into_view_if_needed()
+    block.wait_for()
     return block
 
 

@@ -60,6 +60,11 @@ def _slide(page: Any, value: str) -> None:
     _after(page, lambda: slider.evaluate(script, value))
 
 
+def _linked(page: Any, present: bool = True) -> None:
+    """Wait for the URL a settled change writes (just after its view, demo.js)."""
+    page.wait_for_function(f"location.hash.includes('demo=') === {str(present).lower()}")
+
+
 def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_server):
     page.goto(f"{site_server}en/mrr/")
     _live(page)
@@ -72,6 +77,7 @@ def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_s
     _after(page, second.locator('[data-rc-delta="1"]').click)
     changed = _shown(page)
     assert changed != initial
+    _linked(page)
     url = page.url
     assert "#demo=" in url
     assert page.evaluate("history.length") == entries  # replaceState: no entry per change
@@ -91,9 +97,10 @@ def test_going_back_to_the_initial_state_clears_the_link(page, site_server):
     _live(page)
     start = page.input_value(f'{DEMO} input[type="range"]')
     _slide(page, "1")
+    _linked(page)
     assert "#demo=" in page.url
     _slide(page, start)
-    assert "demo=" not in page.url
+    _linked(page, present=False)
 
 
 def _metrics(html: str) -> dict[str, str]:
@@ -359,4 +366,5 @@ def test_the_shared_state_note_goes_once_the_reader_changes_the_demo(page, site_
     assert page.locator("[data-rc-share-restored]").is_visible()
     _slide(page, "3")
     assert page.locator("[data-rc-share-restored]").count() == 0  # the state is the reader's now
+    _linked(page)
     assert "#demo=" in page.url

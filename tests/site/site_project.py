@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,3 +39,14 @@ def fetch_text(url: str, timeout: float) -> str:
             return str(response.read().decode("utf-8"))
     except OSError:
         return ""
+
+
+def search_index(site: Path) -> dict[str, Any]:
+    """Material's search index of a built site, with the documents the build keeps in the file
+    the search gate fetches (``config.rankcards_docs``, ``rankcards.web.defer_search_docs``)."""
+    index: dict[str, Any] = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    name = index["config"].get("rankcards_docs")
+    if name is not None:
+        assert index["docs"] == [], "the index Material's page fetches holds no documents"
+        index["docs"] = json.loads((site / "search" / name).read_text(encoding="utf-8"))
+    return index

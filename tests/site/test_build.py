@@ -9,6 +9,8 @@ import re
 import shutil
 from pathlib import Path
 
+from site_project import search_index
+
 ROOT = Path(__file__).parents[2]
 
 SLUGS = ("alpha", "beta", "xss")
@@ -76,7 +78,7 @@ def test_language_switch_stays_on_the_same_card(built_site: Path) -> None:
 
 
 def test_search_indexes_both_languages(built_site: Path) -> None:
-    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    index = search_index(built_site)
     text = " ".join(doc["text"] for doc in index["docs"])
     assert "Definition of alpha" in text and "Definición de alfa" in text
     assert index["config"]["lang"] == ["en", "es"]

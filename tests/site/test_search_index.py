@@ -9,10 +9,10 @@ search entries is kept anywhere, here included.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from site_project import search_index
 
 from rankcards.cards import load_cards
 from rankcards.site._search import glossary_aliases, name_parts, search_terms
@@ -82,7 +82,7 @@ def test_glossary_aliases_skip_same_letter_options_numbers_and_other_cards_names
 
 
 def test_the_built_index_tags_each_card_page_with_its_names(built_site: Path):
-    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(built_site)
     fields = index["config"]["fields"]
     assert fields["tags"]["boost"] > fields["title"]["boost"]  # a name outranks a title word
     tagged = {entry["location"]: entry.get("tags") for entry in index["docs"]}
@@ -97,7 +97,7 @@ def test_the_built_index_tags_each_card_page_with_its_names(built_site: Path):
 def test_the_built_index_holds_prose_not_code_outputs_or_copied_tags(built_site: Path):
     """Issue 24 §2: no code block, example output or figure in the index every reader downloads,
     so a snippet is a sentence; a page's tags once, on the page's own entry."""
-    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(built_site)
     docs = index["docs"]
     texts = {entry["location"]: entry["text"] for entry in docs}
     for entry in docs:

@@ -242,6 +242,8 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
             index.write_text(slim_index(index.read_text(encoding="utf-8")), encoding="utf-8")
         web = self._web()
         if web is not None:
+            if index.is_file():
+                web.defer_search_docs(Path(config.site_dir))  # the gate (on_post_page) fetches them
             try:
                 web.write_assets(Path(config.site_dir), config)
             except web.WebAssetsError as error:

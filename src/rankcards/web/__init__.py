@@ -6,6 +6,9 @@ Three functions form the contract with the site generator (the MkDocs plugin cal
   scripts are ES modules (``<script type="module">``).
 * :func:`gate_search` (``html``): a built page whose Material search worker waits while the
   runtime boots and lists the results in the page's language first (``search_gate.js``).
+* :func:`defer_search_docs` (``site_dir``): the search index's documents moved out of the
+  ``search_index.json`` Material's page fetches as it loads, into a file the gate fetches when it
+  starts (a card page downloads no index before its runtime).
 * :func:`write_assets` (``site_dir``, ``config``): at the end of a build, write the runtime into
   ``site_dir/assets/``: Pyodide from the pinned npm package, a standard-library zip of bytecode
   compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
@@ -33,6 +36,7 @@ version on a CDN (its index URL, ending in ``/``); the interpreter is then not c
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -46,16 +50,15 @@ from rankcards.web._build import WebAssetsError
 from rankcards.web.svg import allow_module
 from rankcards.web.table import allow_module as table_allow_module
 
-__all__ = ["WebAssetsError", "gate_search", "page_assets", "write_assets"]
+__all__ = ["WebAssetsError", "defer_search_docs", "gate_search", "page_assets", "write_assets"]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
+# page_modules.js loads the others (evaluate, exercises, example-bound demos) on first use.
 _ENTRY_SCRIPTS = (
     "editor.js",
-    "exercise.js",
     "demo.js",
-    "bound.js",
-    "evaluate.js",
+    "page_modules.js",
     "draw.js",
     "language.js",
 )
@@ -102,6 +105,29 @@ def gate_search(html: str) -> str:
     return html[: match.start(1)] + text + html[match.end(1) :]
 
 
+def defer_search_docs(site_dir: Path) -> None:
+    """Move the documents of ``site_dir/search/search_index.json`` (Material's index) into
+    ``search/search_docs.<hash>.json``, leaving the index's config, which names that file as
+    ``rankcards_docs``; search_gate.js puts them back into Material's setup message.
+
+    Why: Material's page fetches the index as it loads (600 KB of prose for 22 cards in two
+    languages), before a card's runtime download; the documents now wait for the gate's start
+    (the runtime ready or failed, or the reader opening search). Nothing is done to an index
+    already deferred or without documents.
+    """
+    index_path = site_dir / "search" / "search_index.json"
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    docs = index.get("docs")
+    if not docs:
+        return
+    text = json.dumps(docs, ensure_ascii=False, separators=(",", ":"))
+    name = f"search_docs.{hashlib.sha256(text.encode()).hexdigest()[:10]}.json"
+    (index_path.parent / name).write_text(text, encoding="utf-8")
+    index["docs"] = []
+    index["config"] = {**index.get("config", {}), "rankcards_docs": name}
+    index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), "utf-8")
+
+
 def _project_root(config: Mapping[str, Any]) -> Path:
     config_file = config.get("config_file_path")
     return Path(config_file).resolve().parent if config_file else Path.cwd()
@@ -131,11 +157,14 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
     if cdn is None:
         _build.copy_pyodide(node_modules, pyodide_dir)
 
-    for path in _build.WEB_DIR.iterdir():
-        if path.suffix in {".js", ".css"} and path.name not in {*_NOT_SHIPPED, _SEARCH_GATE}:
-            shutil.copyfile(path, assets / path.name)
+    page_files = [
+        path
+        for path in sorted(_build.WEB_DIR.iterdir())
+        if path.suffix in {".js", ".css"} and path.name not in {*_NOT_SHIPPED, _SEARCH_GATE}
+    ]
+    _build.minify(node_modules, page_files, assets)
     (site_dir / _MATERIAL_WORKERS).mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_build.WEB_DIR / _SEARCH_GATE, site_dir / _MATERIAL_WORKERS / _SEARCH_GATE)
+    _build.minify(node_modules, [_build.WEB_DIR / _SEARCH_GATE], site_dir / _MATERIAL_WORKERS)
     _build.bundle_codemirror(node_modules, assets / "codemirror.js")
     archive_name, archive = _build.package_archive(node_modules, cache)
     (assets / archive_name).write_bytes(archive)

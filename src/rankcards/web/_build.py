@@ -97,6 +97,22 @@ def bundle_codemirror(node_modules: Path, output: Path) -> None:
     _execute([str(esbuild), *args], "bundle CodeMirror with esbuild", env)
 
 
+def minify(node_modules: Path, sources: list[Path], outdir: Path) -> None:
+    """Write each of ``sources`` (ES modules, classic scripts, style sheets) into ``outdir`` under
+    its own name, minified by esbuild one file at a time: no bundling, so every module keeps its
+    URL, its imports (static and dynamic) and its exports.
+
+    Why: a card page's own modules, with their comments, were a third of what it downloads
+    before its runtime (issue 24); minified they are under half of that. The sources stay the
+    readable copy.
+    """
+    esbuild = node_modules / "esbuild" / "bin" / "esbuild"
+    if not esbuild.is_file():
+        raise WebAssetsError(f"rankcards: {esbuild} not found; run `npm ci` in the project root")
+    args = [*(str(path) for path in sources), "--minify", "--log-level=error", f"--outdir={outdir}"]
+    _execute([str(esbuild), *args], "minify the page's modules with esbuild")
+
+
 def _source_archive() -> bytes:
     """Zip the files of the package that the page runs, byte-identical for identical sources."""
     buffer = io.BytesIO()

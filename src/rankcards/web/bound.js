@@ -39,6 +39,9 @@ import { copyLink, decodeJSON, encodeJSON, readLink, restoredNotice, writeLink }
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
+// A control's change writes the URL once it settles, not on each input event of a drag (each
+// history.replaceState costs the page a few ms).
+const LINK_DELAY_MS = 250;
 const LOCATE = "rankcards.viz.bound:locate";
 
 const TEXT = {
@@ -113,6 +116,7 @@ class BoundDemo {
   #checking = null; // a Promise while the code is being checked
   #settleCheck = null; // resolves it
   #checkTimer = null;
+  #linkTimer = null; // the URL's write once a control's change settles
   #epoch = 0; // Resets so far
   #primed = false;
 
@@ -243,7 +247,8 @@ class BoundDemo {
       return;
     }
     this.#rewrite(name, value);
-    this.#writeLink();
+    clearTimeout(this.#linkTimer);
+    this.#linkTimer = setTimeout(() => this.#writeLink(), LINK_DELAY_MS);
     this.#example.runLatest();
   }
 
@@ -261,6 +266,7 @@ class BoundDemo {
   }
 
   #writeLink() {
+    clearTimeout(this.#linkTimer);
     const changes = changesFrom(this.#state, this.#initial);
     writeLink({ demo: Object.keys(changes).length ? encodeJSON(changes) : null });
   }

@@ -21,8 +21,17 @@
 import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
-import { changesFrom, checkSharedState } from "./state_check.js";
-import { copyLink, decodeJSON, encodeJSON, readLink, restoredNotice, writeLink } from "./share.js";
+
+// share.js and state_check.js, loaded on first use: the first settled change, Share, or a link
+// that carries a demo's state (issue 24: no card page needs them before its runtime).
+let sharing = null;
+export const loadSharing = () =>
+  (sharing ??= Promise.all([import("./share.js"), import("./state_check.js")]).then(([share, check]) => ({
+    ...share,
+    ...check,
+  })));
+// share.js's readLink, for the one question asked on every page: does the link carry a state?
+const linkHasDemo = () => /[#&]demo=/.test(location.hash);
 
 const STATES = ["idle", "pending", "live", "error"];
 const TEXT = {
@@ -78,12 +87,29 @@ function element(tag, attributes, text = "") {
 // A table wider than its box scrolls sideways (viz.css): a keyboard reader must be able to reach
 // it, so one that overflows and holds nothing focusable becomes a tab stop (axe's
 // scrollable-region-focusable); one that fits does not add a stop for nothing.
-function reachScrollingTables(view) {
+function reachScrollingTable(table) {
+  const overflows = table.scrollWidth > table.clientWidth + 1;
+  if (overflows && !table.querySelector("button, a[href], input, select, [tabindex]")) {
+    table.tabIndex = 0;
+  } else table.removeAttribute("tabindex");
+}
+
+// The check runs from a ResizeObserver, which reports a table once it is laid out (when it is
+// observed, and when its box changes): reading its widths there forces no layout, while a read
+// right after a view update would lay the page out at once on every control change.
+const tableSizes =
+  "ResizeObserver" in globalThis
+    ? new ResizeObserver((entries) => {
+        for (const entry of entries) {
+          if (entry.target.isConnected) reachScrollingTable(entry.target);
+          else tableSizes.unobserve(entry.target);
+        }
+      })
+    : null;
+function watchTables(view) {
   for (const table of view.querySelectorAll(".rc-table")) {
-    const overflows = table.scrollWidth > table.clientWidth + 1;
-    if (overflows && !table.querySelector("button, a[href], input, select, [tabindex]")) {
-      table.tabIndex = 0;
-    } else table.removeAttribute("tabindex");
+    if (tableSizes) tableSizes.observe(table);
+    else reachScrollingTable(table);
   }
 }
 
@@ -110,6 +136,7 @@ class Demo {
   #shareSaid; // the share bar's polite status line
   #inFlight = false;
   #dirty = false;
+  #linkStale = false; // the state changed since the URL was last written
   #said = "";
 
   constructor(section) {
@@ -124,10 +151,7 @@ class Demo {
     this.#state = structuredClone(this.#initial);
     this.#addShareBar();
     this.#restoreFromLink();
-    reachScrollingTables(this.#view);
-    if ("ResizeObserver" in globalThis) {
-      new ResizeObserver(() => reachScrollingTables(this.#view)).observe(this.#view);
-    }
+    watchTables(this.#view);
     bindControls(section, (action, said) => this.dispatch(action, said));
     this.#view.addEventListener("click", (event) => {
       const target = event.target.closest("button");
@@ -176,7 +200,8 @@ class Demo {
     const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
     this.#shareSaid = said;
     button.addEventListener("click", async () => {
-      this.#writeLink();
+      const { copyLink } = await loadSharing();
+      await this.#writeLink();
       said.textContent = text[await copyLink(location.href, field)];
     });
     bar.append(button, field, said);
@@ -185,7 +210,12 @@ class Demo {
 
   // A link's state replaces the initial one only when it passes state_check.js; otherwise the
   // reader is told once, the parameter leaves the URL, and the card's state stays.
-  #restoreFromLink() {
+  // The state is in before the runtime is ready (the modules are small, the runtime is not); if
+  // it is not, the view is computed again for it.
+  async #restoreFromLink() {
+    if (!linkHasDemo()) return;
+    runtime.ensure().catch(() => {}); // the reader came to see this state
+    const { checkSharedState, decodeJSON, readLink, restoredNotice } = await loadSharing();
     const { demo } = readLink();
     if (demo === null) return;
     let problem;
@@ -196,8 +226,8 @@ class Demo {
         this.#fromLink = true;
         this.#section.dataset.rcShared = "restored";
         syncControls(this.#section, this.#state);
-        this.#showRestored();
-        runtime.ensure().catch(() => {}); // the reader came to see this state
+        this.#showRestored(restoredNotice);
+        this.#recomputeIfReady();
         return;
       }
       problem = result.problem;
@@ -209,7 +239,7 @@ class Demo {
 
   // The reader came for this demo: it is scrolled into view (once the page has laid out), with
   // a note that the state is the link's and a button back to the card's.
-  #showRestored() {
+  #showRestored(restoredNotice) {
     this.#restored = restoredNotice(this.#text, () => this.#backToCard());
     this.#notice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
     requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
@@ -226,7 +256,7 @@ class Demo {
     this.#fromLink = false;
     delete this.#section.dataset.rcShared;
     syncControls(this.#section, this.#state);
-    this.#writeLink();
+    this.#linkStale = true;
     this.#section.querySelector("[data-rc-share-button]").focus(); // the note's button is gone
     this.#shareSaid.textContent = this.#text.backDone;
     this.#dirty = true;
@@ -238,10 +268,20 @@ class Demo {
     this.#section.dataset.rcShared = "invalid";
     this.#notice.dataset.reason = problem;
     this.#notice.hidden = false;
-    writeLink({ demo: null });
+    loadSharing().then(({ writeLink }) => writeLink({ demo: null }));
   }
 
-  #writeLink() {
+  #recomputeIfReady() {
+    if (runtime.state !== "ready") return; // the first view is computed once it is
+    this.#dirty = true;
+    this.#pump();
+  }
+
+  // Once per settled change (the view shows the newest state), never per input event: a slider
+  // dragged over ten steps writes the URL once (history.replaceState costs a few ms each).
+  async #writeLink() {
+    this.#linkStale = false;
+    const { changesFrom, encodeJSON, writeLink } = await loadSharing();
     const changes = changesFrom(this.#state, this.#initial);
     writeLink({ demo: Object.keys(changes).length ? encodeJSON(changes) : null });
   }
@@ -260,7 +300,7 @@ class Demo {
     this.#fromLink = false;
     this.#hideRestored(); // the state is now the reader's own
     syncControls(this.#section, this.#state);
-    this.#writeLink();
+    this.#linkStale = true;
     this.#said = said ?? "";
     this.#dirty = true;
     this.#pump();
@@ -302,6 +342,7 @@ class Demo {
       this.#inFlight = false;
     }
     if (this.#dirty) this.#pump();
+    else if (this.#linkStale) this.#writeLink();
   }
 
   #show(html) {
@@ -309,7 +350,7 @@ class Demo {
     const template = document.createElement("template");
     template.innerHTML = html; // escaped by rankcards.viz._html on the Python side
     this.#view.replaceChildren(template.content);
-    reachScrollingTables(this.#view);
+    watchTables(this.#view);
     if (active) {
       const again = [...this.#view.querySelectorAll("button")].find((b) => attributeKey(b) === active);
       again?.focus();

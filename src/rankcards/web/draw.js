@@ -8,7 +8,6 @@
 // Native ES module, no globals, no dependencies. State changes are announced on `document` as
 // a `rankcards:draw` CustomEvent with detail {active, path, strokes}.
 
-import { renderPng, download } from "./draw_export.js";
 import { createLayer } from "./draw_layer.js";
 import {
   COLORS,
@@ -150,6 +149,7 @@ function _start() {
     const title = page.root.querySelector("h1")?.textContent.trim() || document.title;
     const slug = page.path.split("/").filter(Boolean).join("-") || "home";
     try {
+      const { renderPng, download } = await import("./draw_export.js"); // on the first export
       download(await renderPng(page.root, page.layer.svg, title), `rankcards-notes-${slug}.png`);
       toolbar.say("exported");
     } catch (err) {

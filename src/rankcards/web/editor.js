@@ -22,8 +22,6 @@
 // code (put in the editor, never run): see example_keep.js.
 import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
-import { figureElement } from "./svg_sanitize.js";
-import { tableElement } from "./table_sanitize.js";
 import { keepExample } from "./example_keep.js";
 
 const TEXT = {
@@ -280,7 +278,6 @@ function enhance(block) {
   watchStatus(block.querySelector("[data-rc-status]"), lang);
   if (output.closest("pre")?.classList.contains("rc-example__output--error")) block.dataset.rcBuiltError = "true";
   reachScrollingTables(tables);
-  if ("ResizeObserver" in globalThis && tables) new ResizeObserver(() => reachScrollingTables(tables)).observe(tables);
 
   // What a run writes: into the page as it comes (Run), or into detached nodes that replace the
   // page's at the end (a control's run: the old output stays until the new one is whole, and a
@@ -309,12 +306,12 @@ function enhance(block) {
       onStdout: (chunk) => target.write(chunk, "stdout"),
       onStderr: (chunk) => target.write(chunk, "stderr"),
       onFigure: (markup) => {
-        const figure = figureElement(markup);
+        const figure = sanitizers.figureElement(markup);
         if (figure) target.into.figures?.append(figure);
         else target.write(`${text.badFigure}\n`, "notice");
       },
       onTable: (markup) => {
-        const table = tableElement(markup);
+        const table = sanitizers.tableElement(markup);
         if (table) target.into.tables?.append(table);
         else target.write(`${text.badTable}\n`, "notice");
       },
@@ -365,6 +362,7 @@ function enhance(block) {
       superseding = false;
       try {
         await runtime.ensure(); // a Stop or a supersede may have restarted the worker
+        await loadSanitizers(); // onFigure and onTable place what the run sends at once
       } catch {
         break; // the status line shows the error and its Retry button
       }
@@ -439,14 +437,43 @@ function enhance(block) {
 
 // A table wider than its box scrolls sideways (the .rc-table style): a keyboard reader must be
 // able to reach it, so one that overflows becomes a tab stop (axe's scrollable-region-focusable).
+// Checked from a ResizeObserver, which reports each table once laid out and when its box
+// changes: reading its widths right after a run's output would lay the page out at once.
+function reachScrollingTable(table) {
+  if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
+  else table.removeAttribute("tabindex");
+}
+const tableSizes =
+  "ResizeObserver" in globalThis
+    ? new ResizeObserver((entries) => {
+        for (const entry of entries) {
+          if (entry.target.isConnected) reachScrollingTable(entry.target);
+          else tableSizes.unobserve(entry.target);
+        }
+      })
+    : null;
 function reachScrollingTables(holder) {
   for (const table of holder?.querySelectorAll("table.rc-table") ?? []) {
-    if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
-    else table.removeAttribute("tabindex");
+    if (tableSizes) tableSizes.observe(table);
+    else reachScrollingTable(table);
   }
 }
 
 const examples = new WeakMap();
+
+// The sanitizers of a run's figures and tables, loaded with the first run (no card page needs
+// them before its runtime): {figureElement, tableElement} once loadSanitizers() has resolved.
+let sanitizers = null;
+let sanitizersLoading = null;
+export function loadSanitizers() {
+  sanitizersLoading ??= Promise.all([import("./svg_sanitize.js"), import("./table_sanitize.js")]).then(
+    ([svg, table]) => {
+      sanitizers = { figureElement: svg.figureElement, tableElement: table.tableElement };
+      return sanitizers;
+    },
+  );
+  return sanitizersLoading;
+}
 
 /** The live example behind a `[data-rc-example]` block (enhancing it first): {original,
  *  source(), replace(from, to, text), runLatest(), fromLink}; bound.js drives it. */

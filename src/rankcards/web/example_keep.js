@@ -14,7 +14,11 @@
 // as an edit; cause is "kept" (a kept edit) or "shared" (a link's code). Marks for tests and styles: block[data-rc-edited="true"], [data-rc-edit-stale],
 // [data-rc-shared-code] (data-state = "loaded" | "invalid"), [data-rc-share-code-link].
 import { forgetEdit, loadEdit, saveEdit, sourceHash } from "./kept_edits.js";
-import { MAX_PARAM, compressText, copyLink, decompressText, linkWith, readLink, writeLink } from "./share.js";
+
+// share.js on first use: a link that carries code, Share, or a Reset that takes the code out of
+// the URL (issue 24: no card page needs it before its runtime).
+const sharing = () => import("./share.js");
+const linkHasCode = () => /[#&]code=/.test(location.hash); // share.js's readLink().code !== null
 
 const TEXT = {
   en: {
@@ -96,9 +100,9 @@ export function keepExample(block, lang, original, setSource) {
     setMark(false);
   }
 
-  const { code } = readLink();
-  if (code !== null) {
-    decompressText(code)
+  if (linkHasCode()) {
+    sharing()
+      .then(({ decompressText, readLink }) => decompressText(readLink().code))
       .then((source) => {
         fromLink = true;
         showOther(source, "shared");
@@ -110,7 +114,7 @@ export function keepExample(block, lang, original, setSource) {
         shared.textContent = text.badShared;
         shared.dataset.state = "invalid";
         shared.hidden = false;
-        writeLink({ code: null });
+        sharing().then(({ writeLink }) => writeLink({ code: null }));
       });
   }
 
@@ -128,10 +132,11 @@ export function keepExample(block, lang, original, setSource) {
       forgetEdit(slug, lang);
       setMark(false);
       shared.hidden = true;
-      writeLink({ code: null });
+      if (linkHasCode()) sharing().then(({ writeLink }) => writeLink({ code: null }));
     },
     shareLabel: text.share,
     async share(source) {
+      const { MAX_PARAM, compressText, copyLink, linkWith } = await sharing();
       const code = await compressText(source);
       if (code.length > MAX_PARAM) {
         field.hidden = true;

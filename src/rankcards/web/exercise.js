@@ -12,10 +12,9 @@
 // A solved exercise is remembered per card in localStorage (`rankcards:exercise:<slug>`), in
 // both languages. The strings come from the block's JSON (rankcards.site._i18n.EXERCISE_STRINGS)
 // and, in the glossary, the solved mark's label from `data-rc-solved-label`.
-import { TIME_LIMIT_MS, loadEditorKit, mountEditor } from "./editor.js";
+import { TIME_LIMIT_MS, loadEditorKit, loadSanitizers, mountEditor } from "./editor.js";
 import { bootWhenNear, runtime } from "./runtime.js";
 import { watchStatus } from "./status.js";
-import { figureElement } from "./svg_sanitize.js";
 
 const MARKER = "@@rankcards-exercise@@ "; // rankcards.exercises.MARKER
 const STORAGE_PREFIX = "rankcards:exercise:";
@@ -238,6 +237,7 @@ function enhance(block) {
         "from rankcards.exercises import page_check\n" +
         `page_check(${JSON.stringify(source())}, ${JSON.stringify(JSON.stringify(spec))})\n`;
       figures.replaceChildren();
+      const { figureElement } = await loadSanitizers();
       const onFigure = (markup) => {
         const figure = figureElement(markup);
         if (figure) figures.append(figure);

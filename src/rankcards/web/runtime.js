@@ -378,22 +378,43 @@ function runnableOnFirstScreen() {
 }
 if (runnableOnFirstScreen()) runtime.ensure().catch(() => {}); // errors show with Retry
 
-// Material's search worker waits (search_gate.js) while the runtime boots: on two cores its index
-// and the boot slowed each other. "go" is posted now if no boot started, else once the runtime is
-// ready or failed, and again to a gate that says it is waiting (it may have missed the first).
+// Material's search worker waits (search_gate.js) while a page that runs Python has not booted it:
+// on two cores the index and the boot slowed each other, and the index's documents (600 KB) are
+// downloaded only when the gate starts. "go" is posted at once on a page with nothing to run,
+// else once the runtime is ready or failed, or as soon as the reader opens search (its box takes
+// the focus: a click, or Material's "/" and "s" keys); and again to a gate that says it is
+// waiting (it may have missed the first: Material keeps its worker across page changes). Until
+// then this page says "hold" (now, and to a gate that asks): the gate's own time limit is for a
+// page whose scripts never ran, not for a card whose reader has not scrolled to its demo.
+const SEARCH_BOX = "[data-md-component=search-query]";
+const RUNS_PYTHON = "section[data-rc-demo], [data-rc-example], [data-rc-exercise], [data-rc-evaluate]";
 function openSearchGate() {
   if (!window.BroadcastChannel) return;
   const channel = new BroadcastChannel(SEARCH_CHANNEL);
-  const go = () => channel.postMessage("go");
-  channel.onmessage = ({ data }) => {
-    if (data === "waiting" && runtime.state !== "loading") go();
+  let free = false;
+  const go = () => {
+    free = true;
+    window.removeEventListener(EVENT, settled);
+    document.removeEventListener("focusin", open);
+    channel.postMessage("go");
   };
   const settled = ({ detail }) => {
-    if (detail.state !== "ready" && detail.state !== "error") return;
-    window.removeEventListener(EVENT, settled);
-    go();
+    if (detail.state === "ready" || detail.state === "error") go();
   };
-  if (runtime.state === "loading") window.addEventListener(EVENT, settled);
-  else go();
+  const open = (event) => {
+    if (event.target?.matches?.(SEARCH_BOX)) go();
+  };
+  channel.onmessage = ({ data }) => {
+    if (data === "waiting") channel.postMessage(free ? "go" : "hold");
+  };
+  // Zensical draws a search dialog of its own (no such box): there the gate waits for a boot
+  // under way only, as before.
+  const waitsForOpen = document.querySelector(SEARCH_BOX) && document.querySelector(RUNS_PYTHON);
+  if (runtime.state === "ready" || runtime.state === "error") go();
+  else if (runtime.state === "loading" || waitsForOpen) {
+    window.addEventListener(EVENT, settled);
+    document.addEventListener("focusin", open);
+    channel.postMessage("hold");
+  } else go();
 }
 openSearchGate();
