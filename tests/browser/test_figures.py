@@ -56,14 +56,19 @@ def _open(page: Any, site_server: str, built_site: Path, lang: str, slug: str) -
 def test_the_pr_curve_figure_is_built_into_the_page_and_comes_back_after_run(
     page, site_server, built_site: Path
 ):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     block = _open(page, site_server, built_site, "es", "precision-recall-curve")
     built = _figures(block)
+    # DOMPurify loads with the first figure from the reader's code, not with the page
+    assert not [url for url in requested if url.endswith("/purify.js")]
     block.locator("[data-rc-toolbar] button").first.click()  # Ejecutar
     page.wait_for_function(
         "(b) => !b.dataset.rcRunning && b.querySelector('[data-rc-figure] svg:not([data-built])')",
         arg=block.element_handle(),
     )
     assert _figures(block) == [{**built[0], "fresh": True}]
+    assert [url for url in requested if url.endswith("/assets/rankcards/purify.js")]
     assert page.console_errors == []
 
 
@@ -79,7 +84,7 @@ _RUN_IVF = (
   for (const svg of figures) {
     const holder = document.createElement('div');
     holder.dataset.rcFigure = '';
-    holder.append(sanitizeSvg(svg));
+    holder.append(await sanitizeSvg(svg));
     block.append(holder);
   }
   return { ok: result.ok, output: result.output, shapes: (SHAPE)(block) };
