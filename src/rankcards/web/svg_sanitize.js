@@ -40,7 +40,7 @@ const PREFIXES = new Map([
   [XLINK_NS, "xlink:"],
   [XML_NS, "xml:"],
 ]);
-const purifiers = new WeakMap(); // allow-list -> DOMPurify instance with its hooks
+const purifiers = new WeakMap(); // allow-list -> promise of a DOMPurify instance with its hooks
 
 export function valueAllowed(name, value, allow = ALLOW) {
   if (value.includes("\\") || SCHEME.test(value)) return false;
@@ -67,32 +67,39 @@ function attributeName(attribute) {
   return prefix === undefined ? null : prefix + attribute.localName;
 }
 
-async function purifier(allow) {
+async function makePurifier(allow) {
+  const { default: createDOMPurify } = await import("./purify.js");
+  const purify = createDOMPurify(window);
+  purify.addHook("uponSanitizeElement", (node) => {
+    // Not DOMPurify's own holder of the fragment (the root of its walk, a <template>).
+    if (node.nodeType !== Node.ELEMENT_NODE || node.parentNode === node.ownerDocument) return;
+    if (node.namespaceURI !== SVG_NS || !allow.elements.includes(node.localName)) {
+      node.remove(); // with its content; DOMPurify skips a node its hook detached
+      return;
+    }
+    // Character data as text (DOMPurify would drop a CDATA section), as the build keeps it.
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.CDATA_SECTION_NODE) child.replaceWith(child.data);
+    }
+  });
+  purify.addHook("uponSanitizeAttribute", (node, data) => {
+    const attribute = node.getAttributeNode(data.attrName);
+    const name = attribute && attributeName(attribute);
+    data.keepAttr =
+      name !== null &&
+      allow.attributes.includes(name) &&
+      !name.toLowerCase().startsWith("on") &&
+      valueAllowed(name, attribute.value, allow);
+  });
+  return purify;
+}
+
+// One instance per allow-list, made once even when figures arrive before the import resolves.
+function purifier(allow) {
   if (!purifiers.has(allow)) {
-    const { default: createDOMPurify } = await import("./purify.js");
-    const purify = createDOMPurify(window);
-    purify.addHook("uponSanitizeElement", (node) => {
-      // Not DOMPurify's own holder of the fragment (the root of its walk, a <template>).
-      if (node.nodeType !== Node.ELEMENT_NODE || node.parentNode === node.ownerDocument) return;
-      if (node.namespaceURI !== SVG_NS || !allow.elements.includes(node.localName)) {
-        node.remove(); // with its content; DOMPurify skips a node its hook detached
-        return;
-      }
-      // Character data as text (DOMPurify would drop a CDATA section), as the build keeps it.
-      for (const child of node.childNodes) {
-        if (child.nodeType === Node.CDATA_SECTION_NODE) child.replaceWith(child.data);
-      }
-    });
-    purify.addHook("uponSanitizeAttribute", (node, data) => {
-      const attribute = node.getAttributeNode(data.attrName);
-      const name = attribute && attributeName(attribute);
-      data.keepAttr =
-        name !== null &&
-        allow.attributes.includes(name) &&
-        !name.toLowerCase().startsWith("on") &&
-        valueAllowed(name, attribute.value, allow);
-    });
-    purifiers.set(allow, purify);
+    const made = makePurifier(allow);
+    made.catch(() => purifiers.delete(allow)); // a failed import is tried again on the next figure
+    purifiers.set(allow, made);
   }
   return purifiers.get(allow);
 }
