@@ -60,15 +60,25 @@ def test_the_pr_curve_figure_is_built_into_the_page_and_comes_back_after_run(
     page.on("request", lambda request: requested.append(request.url))
     block = _open(page, site_server, built_site, "es", "precision-recall-curve")
     built = _figures(block)
-    # DOMPurify loads with the first figure from the reader's code, not with the page
-    assert not [url for url in requested if url.endswith("/purify.js")]
     block.locator("[data-rc-toolbar] button").first.click()  # Ejecutar
     page.wait_for_function(
         "(b) => !b.dataset.rcRunning && b.querySelector('[data-rc-figure] svg:not([data-built])')",
         arg=block.element_handle(),
     )
     assert _figures(block) == [{**built[0], "fresh": True}]
-    assert [url for url in requested if url.endswith("/assets/rankcards/purify.js")]
+    # The page shows a figure: DOMPurify is fetched (once the runtime is ready) for the run's
+    assert [url for url in requested if url.endswith("/assets/rankcards/purify.js")] != []
+
+
+def test_a_page_without_figures_never_fetches_dompurify(page, site_server):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{site_server}en/mrr/")
+    page.locator("[data-rc-example]").first.scroll_into_view_if_needed()
+    page.wait_for_function(READY)
+    assert page.locator("[data-rc-figure]").count() == 0
+    assert any(url.endswith("/assets/rankcards/svg_sanitize.js") for url in requested)
+    assert not [url for url in requested if url.endswith("/purify.js")]
     assert page.console_errors == []
 
 

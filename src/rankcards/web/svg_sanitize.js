@@ -6,8 +6,9 @@
 //   * a DTD (<!DOCTYPE / <!ENTITY), XML that is not well-formed, a root other than <svg>, or
 //     more than `max_length` characters reject it as a whole (null): checked here, at once, with
 //     the browser's XML parser (DOMParser, image/svg+xml; the parsed document is inert);
-//   * DOMPurify (purify.js, minified from the pinned npm package at site build and imported on
-//     the first figure, not with the page) then parses it again as XML in the SVG namespace and
+//   * DOMPurify (purify.js, minified from the pinned npm package at site build; imported by the
+//     first figure, or once the runtime is ready on a page showing one: never with the page)
+//     then parses it again as XML in the SVG namespace and
 //     removes, with its SVG profile, what it never lets through (scripts, foreign namespaces,
 //     markup hidden in comments or values...); its hooks apply the allow-list on top:
 //   * an element outside the SVG namespace or not in `elements` is dropped with its content
@@ -103,6 +104,21 @@ function purifier(allow) {
   }
   return purifiers.get(allow);
 }
+
+// A page that shows a figure shows it again when its code runs (Run, a bound control, whose new
+// view replaces the old at the run's end): there DOMPurify is fetched once the runtime is ready,
+// so that a run's figures never wait for it. Other pages fetch it with their first figure.
+function fetchWhenReady() {
+  if (!document.querySelector("[data-rc-figure]")) return;
+  const ready = () => {
+    if (document.documentElement.dataset.runtime !== "ready") return;
+    window.removeEventListener("rankcards:runtime", ready);
+    purifier(ALLOW).catch(() => {}); // a figure that needs it reports the failure
+  };
+  window.addEventListener("rankcards:runtime", ready);
+  ready();
+}
+fetchWhenReady();
 
 export async function sanitizeSvg(markup, allow = ALLOW, doc = document) {
   if (!wholeAccepted(markup, allow)) return null;
