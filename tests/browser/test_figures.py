@@ -56,6 +56,8 @@ def _open(page: Any, site_server: str, built_site: Path, lang: str, slug: str) -
 def test_the_pr_curve_figure_is_built_into_the_page_and_comes_back_after_run(
     page, site_server, built_site: Path
 ):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     block = _open(page, site_server, built_site, "es", "precision-recall-curve")
     built = _figures(block)
     block.locator("[data-rc-toolbar] button").first.click()  # Ejecutar
@@ -64,6 +66,19 @@ def test_the_pr_curve_figure_is_built_into_the_page_and_comes_back_after_run(
         arg=block.element_handle(),
     )
     assert _figures(block) == [{**built[0], "fresh": True}]
+    # The page shows a figure: DOMPurify is fetched (once the runtime is ready) for the run's
+    assert [url for url in requested if url.endswith("/assets/rankcards/purify.js")] != []
+
+
+def test_a_page_without_figures_never_fetches_dompurify(page, site_server):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{site_server}en/mrr/")
+    page.locator("[data-rc-example]").first.scroll_into_view_if_needed()
+    page.wait_for_function(READY)
+    assert page.locator("[data-rc-figure]").count() == 0
+    assert any(url.endswith("/assets/rankcards/svg_sanitize.js") for url in requested)
+    assert not [url for url in requested if url.endswith("/purify.js")]
     assert page.console_errors == []
 
 
@@ -79,7 +94,7 @@ _RUN_IVF = (
   for (const svg of figures) {
     const holder = document.createElement('div');
     holder.dataset.rcFigure = '';
-    holder.append(sanitizeSvg(svg));
+    holder.append(await sanitizeSvg(svg));
     block.append(holder);
   }
   return { ok: result.ok, output: result.output, shapes: (SHAPE)(block) };

@@ -149,6 +149,20 @@ def test_codemirror_is_bundled_and_modules_are_copied(site):
     assert not (site / "assets/rankcards/cm_entry.js").exists()
 
 
+def test_dompurify_is_minified_from_the_pinned_package_with_its_licence(site):
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["dompurify"]
+    bundle = (site / "assets/rankcards/purify.js").read_text(encoding="utf-8")
+    assert bundle.startswith(f"/*! @license DOMPurify {pinned} |")  # the licence header kept
+    assert "export{" in bundle.replace(" ", "")  # an ES module, for svg_sanitize.js's import()
+    source = ROOT / "node_modules/dompurify/dist/purify.es.mjs"
+    assert len(bundle) < source.stat().st_size / 2  # minified
+    apache = (site / "assets/rankcards/purify.LICENSE-APACHE.txt").read_text(encoding="utf-8")
+    mpl = (site / "assets/rankcards/purify.LICENSE-MPL.txt").read_text(encoding="utf-8")
+    assert "Apache License" in apache and "Mozilla Public License" in mpl
+    # Only imported by svg_sanitize.js: never a script of the page
+    assert not [url for url in page_assets()[0] if "purify" in url]
+
+
 def test_cdn_option_skips_copying_the_interpreter(tmp_path):
     url = f"https://cdn.example/pyodide/v{PYODIDE_VERSION}/full/"
     config = {"config_file_path": str(ROOT / "mkdocs.yml"), "extra": {"rankcards_pyodide_url": url}}

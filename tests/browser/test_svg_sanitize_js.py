@@ -1,7 +1,8 @@
 """web/svg_sanitize.js in Chromium: the same malicious cases as the build's sanitizer
 (tests/data/svg_cases.json), with the same allow-list (svg_allow.js, as write_assets writes it).
 
-Served alone (the module, its allow-list and an empty page): no site build needed."""
+Served alone (the module, its allow-list, DOMPurify as the build minifies it and an empty page):
+no site build needed."""
 
 from __future__ import annotations
 
@@ -14,19 +15,19 @@ import pytest
 from static_site import base_url, start_server
 
 from rankcards.plot import Figure
+from rankcards.web._build import bundle_dompurify
 from rankcards.web.svg import allow_module, sanitize_svg
 from svg_cases import CASES, assert_case, assert_only_allowed
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "src" / "rankcards" / "web"
 
 _SANITIZE = """async ([inputs, module]) => {
   const { sanitizeSvg } = await import(module);
-  return inputs.map((markup) => {
-    const svg = sanitizeSvg(markup);
-    return svg ? new XMLSerializer().serializeToString(svg) : null;
-  });
+  const cleaned = await Promise.all(inputs.map((markup) => sanitizeSvg(markup)));
+  return cleaned.map((svg) => (svg ? new XMLSerializer().serializeToString(svg) : null));
 }"""
 
 
@@ -35,6 +36,7 @@ def sanitizer_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("svg-sanitize")
     shutil.copyfile(WEB / "svg_sanitize.js", folder / "svg_sanitize.js")
     (folder / "svg_allow.js").write_text(allow_module(), encoding="utf-8")
+    bundle_dompurify(ROOT / "node_modules", folder)
     (folder / "index.html").write_text(
         '<!doctype html><link rel=icon href="data:,"><title>svg</title>', encoding="utf-8"
     )

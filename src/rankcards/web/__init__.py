@@ -14,7 +14,8 @@ Three functions form the contract with the site generator (the MkDocs plugin cal
   compiled by that Pyodide, the rankcards package as a zip of this very source tree (with bytecode
   compiled by that Pyodide next to each source), the memory snapshot of a booted interpreter,
   CodeMirror
-  bundled with esbuild, and the ES modules of this directory.
+  bundled with esbuild, DOMPurify minified (loaded by the first figure) and the ES modules of
+  this directory.
 
 Caching, and why no service worker: every large file has a versioned or content-hashed URL
 (``assets/pyodide/<pyodide version>/...``, ``assets/rankcards/rankcards-<version>-<hash>.zip``),
@@ -166,6 +167,7 @@ def write_assets(site_dir: Path, config: Mapping[str, Any]) -> None:
     (site_dir / _MATERIAL_WORKERS).mkdir(parents=True, exist_ok=True)
     _build.minify(node_modules, [_build.WEB_DIR / _SEARCH_GATE], site_dir / _MATERIAL_WORKERS)
     _build.bundle_codemirror(node_modules, assets / "codemirror.js")
+    _build.bundle_dompurify(node_modules, assets)
     archive_name, archive = _build.package_archive(node_modules, cache)
     (assets / archive_name).write_bytes(archive)
     # Made with the npm Pyodide: a Pyodide from a CDN boots normally and makes its own.

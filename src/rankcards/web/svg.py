@@ -2,7 +2,8 @@
 
 An example's figure is markup written by code, and a shared link may carry someone else's code:
 only an allow-list of SVG elements and attributes passes (``svg_allow.json``, the same file the
-page's ``svg_sanitize.js`` applies in the browser). The rules, identical on both sides:
+page's ``svg_sanitize.js`` applies in the browser through DOMPurify's hooks). The rules, the
+same on both sides (DOMPurify is stricter in a few corners, see ``svg_sanitize.js``):
 
 * the input is parsed as XML (no DTD: a ``<!DOCTYPE``/``<!ENTITY`` rejects it); its root must be
   ``<svg>``; anything longer than ``max_length`` characters, or not well-formed, is rejected;
