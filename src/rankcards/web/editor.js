@@ -467,7 +467,8 @@ let sanitizers = null;
 let sanitizersLoading = null;
 export function loadSanitizers() {
   sanitizersLoading ??= Promise.all([import("./svg_sanitize.js"), import("./table_sanitize.js")]).then(
-    ([svg, table]) => {
+    async ([svg, table]) => {
+      await svg.figuresReady(); // a page that shows figures has DOMPurify before the run's arrive
       sanitizers = { figureElement: svg.figureElement, tableElement: table.tableElement };
       return sanitizers;
     },

@@ -7,7 +7,7 @@
 //     more than `max_length` characters reject it as a whole (null): checked here, at once, with
 //     the browser's XML parser (DOMParser, image/svg+xml; the parsed document is inert);
 //   * DOMPurify (purify.js, minified from the pinned npm package at site build; imported by the
-//     first figure, or once the runtime is ready on a page showing one: never with the page)
+//     first figure, or with the first run on a page showing one: never with the page)
 //     then parses it again as XML in the SVG namespace and
 //     removes, with its SVG profile, what it never lets through (scripts, foreign namespaces,
 //     markup hidden in comments or values...); its hooks apply the allow-list on top:
@@ -106,19 +106,17 @@ function purifier(allow) {
 }
 
 // A page that shows a figure shows it again when its code runs (Run, a bound control, whose new
-// view replaces the old at the run's end): there DOMPurify is fetched once the runtime is ready,
-// so that a run's figures never wait for it. Other pages fetch it with their first figure.
-function fetchWhenReady() {
-  if (!document.querySelector("[data-rc-figure]")) return;
-  const ready = () => {
-    if (document.documentElement.dataset.runtime !== "ready") return;
-    window.removeEventListener("rankcards:runtime", ready);
-    purifier(ALLOW).catch(() => {}); // a figure that needs it reports the failure
-  };
-  window.addEventListener("rankcards:runtime", ready);
-  ready();
+// view replaces the old at the run's end): there the first run waits for DOMPurify (editor.js
+// loads this module with that run), so that a run's figures are never shown empty while it
+// loads. Other pages fetch it with their first figure. A failed import is not an error here: the
+// figure that needs it reports it.
+export function figuresReady() {
+  if (!document.querySelector("[data-rc-figure]")) return Promise.resolve();
+  return purifier(ALLOW).then(
+    () => {},
+    () => {},
+  );
 }
-fetchWhenReady();
 
 export async function sanitizeSvg(markup, allow = ALLOW, doc = document) {
   if (!wholeAccepted(markup, allow)) return null;
