@@ -246,13 +246,15 @@ def test_a_shared_link_sets_the_controls_and_the_literals_and_reset_restores_bot
     _open(page, f"{site_server}en/pooling/")
     original = _card_source("pooling", "en")
     _after_run(page, lambda: _slide(page, "depth", 30))
+    page.wait_for_function("location.hash.includes('demo=')")  # written once the change settles
+    first = page.url
     _after_run(
         page,
         lambda: page.locator(f'{DEMO} [data-rc-bind="measure"]').select_option(
             label="AP (average precision)"
         ),
     )
-    assert "#demo=" in page.url
+    page.wait_for_function("(url) => location.href !== url", arg=first)
     link = page.url
 
     other = page.context.new_page()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import rankcards
+from rankcards.runner import without_measured
 from rankcards.viz import expand, lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -376,7 +377,8 @@ def test_instant_navigation_keeps_the_booted_runtime(page, site_server, examples
     assert page.evaluate("rt.boots") == 1
     assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
     second = others[target.removeprefix(site_server)]
-    assert _reset_and_run(page, second) == second.output
+    # a card may time its queries (index benchmarking): measured values may differ from the build's
+    assert without_measured(_reset_and_run(page, second)) == without_measured(second.output)
 
 
 def test_a_package_of_another_version_is_refused(page, site_server, examples):
