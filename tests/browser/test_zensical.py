@@ -1,10 +1,10 @@
 """The site built by Zensical (``make build-zensical``) in real Chromium, on a representative
 subset of its pages: what a reader does there works as on the MkDocs build.
 
-What a page is put through follows from what it holds (a demo, a code example, an exercise,
-the evaluate form), so adding a page to the subset is one line of ``ZENSICAL_PAGES``. That both
-builds publish every page in both languages with the same content is checked without a browser
-(tests/site/test_zensical_build.py).
+What a page is put through follows from what it holds (a demo, one bound to its example, a code
+example, an exercise, the evaluate form), so adding a page to the subset is one line of
+``ZENSICAL_PAGES``. That both builds publish every page in both languages with the same content
+is checked without a browser (tests/site/test_zensical_build.py).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 ZENSICAL_PAGES = (
     "en/ndcg/",  # the measure lab
     "es/gold-dataset/",  # a demo with its own view
+    "es/pooling/",  # a demo bound to the card's example
     "en/mrr/",  # an exercise
     "en/evaluate/",  # evaluate your own run
 )
 
-DEMO = "section[data-rc-demo]"
+DEMO = "section[data-rc-demo]:not([data-rc-bound])"
+BOUND = "section[data-rc-demo][data-rc-bound]"
 EXAMPLE = "[data-rc-example][data-rc-enhanced]"
 EXERCISE = "[data-rc-exercise][data-rc-enhanced]"
 READY = "document.documentElement.dataset.runtime === 'ready'"
@@ -81,7 +83,7 @@ def _check_demo_and_share(page: Any) -> None:
     _change_a_control(page)
     changed = _view(page)
     assert page.inner_html(f"{DEMO} [data-rc-view]") != built[1]
-    assert "#demo=" in page.url
+    page.wait_for_function("location.hash.includes('demo=')")  # written once the change settles
     other = page.context.new_page()
     other.goto(page.url)  # the state in the URL opens the same view
     _live(other)
@@ -91,6 +93,7 @@ def _check_demo_and_share(page: Any) -> None:
 
 
 def _check_example(page: Any) -> None:
+    """Run gives the build's output (the card's own code, a bound demo's included)."""
     block = page.locator(EXAMPLE).first
     output = block.locator("[data-rc-output]")
     built = output.text_content()
@@ -103,6 +106,29 @@ def _check_example(page: Any) -> None:
         timeout=BOOT_MS,
     )
     assert output.text_content() == built
+
+
+def _check_bound(page: Any) -> None:
+    """Moving the first slider of an example-bound demo rewrites its literal in the example's
+    code and runs it again: the output changes."""
+    output = page.locator(f"{EXAMPLE} [data-rc-output]").first
+    built = output.text_content()
+    page.locator(BOUND).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=BOOT_MS)
+    page.wait_for_selector(f"{BOUND}[data-rc-bound-state=ready]", timeout=BOOT_MS)
+    page.wait_for_selector("[data-rc-example][data-rc-editor=ready]", state="attached")
+    page.evaluate(
+        "() => { window.__ran = new Promise(r => document.querySelector('[data-rc-example]')"
+        ".addEventListener('rankcards:run', r, {once: true})); }"
+    )
+    slider = page.locator(f"{BOUND} input[type=range]").first
+    name, top = slider.get_attribute("data-rc-bind"), slider.get_attribute("max")
+    assert slider.input_value() != top
+    slider.focus()
+    page.keyboard.press("End")
+    page.wait_for_function("window.__ran.then(() => true)", timeout=BOOT_MS)
+    assert f"{name} = {top}" in (page.locator(f"{EXAMPLE} .cm-content").text_content() or "")
+    assert output.text_content() != built
 
 
 def _check_exercise(page: Any) -> None:
@@ -151,6 +177,7 @@ def test_a_page_works_as_on_the_mkdocs_build(
         name: page.locator(selector).count() > 0
         for name, selector in {
             "demo": DEMO,
+            "bound": BOUND,
             "example": EXAMPLE,
             "exercise": EXERCISE,
             "evaluate": "[data-rc-evaluate]",
@@ -161,6 +188,8 @@ def test_a_page_works_as_on_the_mkdocs_build(
         _check_demo_and_share(page)
     if held["example"]:
         _check_example(page)
+    if held["bound"]:
+        _check_bound(page)
     if held["exercise"]:
         _check_exercise(page)
     if held["evaluate"]:
