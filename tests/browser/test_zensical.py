@@ -212,6 +212,7 @@ def test_instant_navigation_mounts_the_next_pages_demo(page, zensical_server) ->
     page.evaluate("window.__sameDocument = true")  # gone if the browser loads a new document
     page.locator('.md-nav a[href$="/ndcg/"]').first.click()
     page.wait_for_url(f"{zensical_server}en/ndcg/")
+    page.wait_for_selector('article.rc-card[data-rc-card="ndcg"]')  # the new page's content is in
     _live(page)
     assert page.evaluate("window.__sameDocument") is True
     assert page.console_errors == []
