@@ -115,7 +115,7 @@ def _assert_same(shown: dict[str, str], expected: dict[str, Any]) -> None:
 def _same(inside: object, outside: object, where: str = "") -> None:
     """Equal JSON, floats to 1e-12: the page's Python (Pyodide) may be a newer one than the
     CLI's, and 3.12+ compensates ``sum`` of floats (libm differs too between glibc and
-    Emscripten), as tests/pyodide/test_compare_pyodide.py says."""
+    Emscripten), as tests/pyodide/_harness.py says."""
     if isinstance(outside, float) and isinstance(inside, int | float):
         assert math.isclose(inside, outside, rel_tol=1e-12, abs_tol=1e-12), where
     elif isinstance(outside, dict):

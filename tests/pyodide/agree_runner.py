@@ -8,12 +8,10 @@ runs, Cohen's κ, Krippendorff's alpha, Fleiss' κ, Kendall's τ-b, τ_AP); the 
 
 from __future__ import annotations
 
-import importlib
-import json
 import math
 import random
-import sys
-import traceback
+
+from _inside import run_tests, summary
 
 
 def _qrels(generator: random.Random, queries: int) -> dict[str, dict[str, int]]:
@@ -76,28 +74,5 @@ def compute(case: dict[str, object]) -> object:
 
 def main(tests_dir: str) -> str:
     """Run the tests and the cases; return a JSON summary with the results."""
-    import rankcards.metrics
-
-    sys.path.insert(0, tests_dir)
-    module = importlib.import_module("test_agreement_exact")
-    passed, failures = 0, []
-    for attribute in sorted(vars(module)):
-        test = getattr(module, attribute)
-        if not attribute.startswith("test_") or not callable(test):
-            continue
-        try:
-            test()
-        except Exception:  # a failing test of any kind is reported, not raised
-            failures.append(f"{attribute}: {traceback.format_exc(limit=-2)}")
-        else:
-            passed += 1
-    return json.dumps(
-        {
-            "python": sys.version.split()[0],
-            "platform": sys.platform,
-            "module": rankcards.metrics.__file__,
-            "passed": passed,
-            "failures": failures,
-            "results": [compute(case) for case in cases()],
-        }
-    )
+    passed, failures = run_tests(tests_dir, "test_agreement_exact")
+    return summary([compute(case) for case in cases()], passed, failures)

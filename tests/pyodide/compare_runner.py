@@ -8,11 +8,9 @@ query-set choice, sampled and exact randomization); the CPython side of
 
 from __future__ import annotations
 
-import importlib
-import json
 import random
-import sys
-import traceback
+
+from _inside import run_tests, summary
 
 
 def cases() -> list[dict[str, object]]:
@@ -64,28 +62,5 @@ def compute(case: dict[str, object]) -> dict[str, object]:
 
 def main(tests_dir: str) -> str:
     """Run the tests and the cases; return a JSON summary with the results."""
-    import rankcards.metrics
-
-    sys.path.insert(0, tests_dir)
-    module = importlib.import_module("test_compare_exact")
-    passed, failures = 0, []
-    for attribute in sorted(vars(module)):
-        test = getattr(module, attribute)
-        if not attribute.startswith("test_") or not callable(test):
-            continue
-        try:
-            test()
-        except Exception:  # a failing test of any kind is reported, not raised
-            failures.append(f"{attribute}: {traceback.format_exc(limit=-2)}")
-        else:
-            passed += 1
-    return json.dumps(
-        {
-            "python": sys.version.split()[0],
-            "platform": sys.platform,
-            "module": rankcards.metrics.__file__,
-            "passed": passed,
-            "failures": failures,
-            "results": [compute(case) for case in cases()],
-        }
-    )
+    passed, failures = run_tests(tests_dir, "test_compare_exact")
+    return summary([compute(case) for case in cases()], passed, failures)

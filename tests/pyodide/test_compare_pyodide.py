@@ -8,72 +8,20 @@ under ``CI=true`` where that is a failure.
 
 from __future__ import annotations
 
-import ast
-import importlib.util
-import json
-import math
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-
-from ci_gate import skip_or_fail
-
-_HERE = Path(__file__).parent
-
-
-def _runner():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("compare_runner", _HERE / "compare_runner.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _same(inside: object, outside: object, where: str = "") -> None:
-    """Equal JSON, floats to 1e-12 (sums round differently across Python versions: 3.12+
-    compensates ``sum`` of floats, and libm differs between glibc and Emscripten)."""
-    if isinstance(outside, float) and isinstance(inside, (int, float)):
-        assert math.isclose(inside, outside, rel_tol=1e-12, abs_tol=1e-12), where
-    elif isinstance(outside, dict):
-        assert isinstance(inside, dict) and list(inside) == list(outside), where
-        for key in outside:
-            _same(inside[key], outside[key], f"{where}/{key}")
-    elif isinstance(outside, list):
-        assert isinstance(inside, list) and len(inside) == len(outside), where
-        for index, (a, b) in enumerate(zip(inside, outside, strict=True)):
-            _same(a, b, f"{where}[{index}]")
-    else:
-        assert inside == outside, where
+from _harness import defined_tests, load_runner, run_runner, same
 
 
 @pytest.mark.pyodide
-def test_compare_runs_in_pyodide_as_in_cpython(repo_root: Path, tmp_path: Path) -> None:
-    node = shutil.which("node")
-    if node is None or not (repo_root / "node_modules/pyodide/pyodide.mjs").is_file():
-        skip_or_fail("needs node on PATH and node_modules/pyodide (run `npm ci`)")
-    from rankcards.web._build import package_archive
-
-    name, data = package_archive(repo_root / "node_modules", repo_root / ".cache/rankcards-web")
-    archive = tmp_path / name
-    archive.write_bytes(data)
-    command = [node, str(_HERE / "run_compare.mjs"), str(archive), str(repo_root / "tests")]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    summary = json.loads(done.stdout.strip().splitlines()[-1])
-    assert summary["platform"] == "emscripten"
-    assert summary["module"].startswith("/home/pyodide/rankcards/")  # from the archive
+def test_compare_runs_in_pyodide_as_in_cpython(repo_root: Path, tmp_path: Path, node: str) -> None:
+    summary = run_runner(repo_root, tmp_path, node, "compare_runner")
     assert summary["failures"] == []
-    source = (repo_root / "tests/metrics/test_compare_exact.py").read_text(encoding="utf-8")
-    tests = [
-        node.name
-        for node in ast.parse(source).body
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
-    ]
+    tests = defined_tests(repo_root / "tests/metrics/test_compare_exact.py")
     assert summary["passed"] == len(tests) >= 15
-    runner = _runner()
+    runner = load_runner("compare_runner")
     cases = runner.cases()
     assert len(summary["results"]) == len(cases) == 24
     for index, case in enumerate(cases):
-        _same(summary["results"][index], runner.compute(case), f"case {index}")
+        same(summary["results"][index], runner.compute(case), f"case {index}")

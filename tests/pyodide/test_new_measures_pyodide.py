@@ -4,54 +4,22 @@ the npm ``pyodide`` package it skips locally and fails under CI (``ci_gate``).""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import subprocess
+import warnings
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_compare_pyodide import _same
-
-from ci_gate import skip_or_fail
-
-_HERE = Path(__file__).parent
-
-
-def _runner() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "new_measures_runner", _HERE / "new_measures_runner.py"
-    )
-    if spec is None or spec.loader is None:
-        raise ImportError("new_measures_runner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from _harness import load_runner, run_runner, same
 
 
 @pytest.mark.pyodide
 def test_new_measures_in_pyodide_as_in_cpython(repo_root: Path, tmp_path: Path, node: str) -> None:
-    if not (repo_root / "node_modules/pyodide/pyodide.mjs").is_file():
-        skip_or_fail("needs node_modules/pyodide (run `npm ci`)")
-    from rankcards.web._build import package_archive
-
-    name, data = package_archive(repo_root / "node_modules", repo_root / ".cache/rankcards-web")
-    archive = tmp_path / name
-    archive.write_bytes(data)
-    script = _HERE / "run_compare.mjs"
-    command = [node, str(script), str(archive), str(repo_root / "tests"), "new_measures_runner"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    summary = json.loads(done.stdout.strip().splitlines()[-1])
-    assert summary["platform"] == "emscripten"
-    assert summary["module"].startswith("/home/pyodide/rankcards/")  # from the archive
-    import warnings
-
-    runner = _runner()
+    summary = run_runner(repo_root, tmp_path, node, "new_measures_runner")
+    runner = load_runner("new_measures_runner")
     cases = runner.cases()
     assert len(summary["results"]) == len(cases) == 18
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for index, case in enumerate(cases):
             want = json.loads(json.dumps(runner.compute(case)))  # the same JSON round trip
-            _same(summary["results"][index], want, f"case {index}")
+            same(summary["results"][index], want, f"case {index}")
