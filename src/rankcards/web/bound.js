@@ -23,7 +23,7 @@
 // Share: the controls' values that differ from the card's travel in the URL hash (#demo=, as
 // every demo's; share.js, state_check.js). A page opened with such a link sets the controls and
 // the literals and runs the card's code, scrolled to the demo with the note every demo shows
-// (share.js restoredNotice): the state is the link's, and a button writes the card's own
+// (share.js RestoredNote): the state is the link's, and a button writes the card's own
 // literals back; the note goes once the reader changes a control or the code. A link that also
 // carries code (#code=) keeps that code as it is (its literals are the state) and never runs it.
 // Reset (the example's) restores the card's code, controls and first output.
@@ -33,9 +33,9 @@
 import { bootWhenNear, runtime } from "./runtime.js";
 import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
-import { controlsOf } from "./demo.js";
+import { SHARE_TEXT, controlsOf, element, shareBar } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { copyLink, decodeJSON, encodeJSON, readLink, restoredNotice, writeLink } from "./share.js";
+import { RestoredNote, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
@@ -58,14 +58,7 @@ const TEXT = {
     range: (label, lines) => `“${label}” is outside the control's range (line ${lines})`,
     option: (label, lines) => `“${label}” is not one of the control's options (line ${lines})`,
     failed: () => "the code could not be checked",
-    share: "Share this state",
-    copied: "Link copied.",
-    select: "Copy the selected link (Ctrl+C).",
-    link: "Link to this state of the visualizer",
-    invalid: "The state in this link is not valid for this card, so the card's own state is shown.",
-    restored: "This is the state of the link you opened, not the card's own.",
-    back: "Back to the card's state",
-    backDone: "The card's own state is shown.",
+    ...SHARE_TEXT.en,
   },
   es: {
     off: "Controles desactivados:",
@@ -80,23 +73,9 @@ const TEXT = {
     range: (label, lines) => `«${label}» queda fuera del rango del control (línea ${lines})`,
     option: (label, lines) => `«${label}» no es una de las opciones del control (línea ${lines})`,
     failed: () => "no se pudo comprobar el código",
-    share: "Compartir este estado",
-    copied: "Enlace copiado.",
-    select: "Copia el enlace seleccionado (Ctrl+C).",
-    link: "Enlace a este estado del visualizador",
-    invalid: "El estado de este enlace no es válido para esta ficha: se muestra el estado propio de la ficha.",
-    restored: "Este es el estado del enlace que has abierto, no el propio de la ficha.",
-    back: "Volver al estado de la ficha",
-    backDone: "Se muestra el estado propio de la ficha.",
+    ...SHARE_TEXT.es,
   },
 };
-
-function element(tag, attributes, text = "") {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  node.textContent = text;
-  return node;
-}
 
 class BoundDemo {
   #section;
@@ -111,7 +90,7 @@ class BoundDemo {
   #state;
   #notice;
   #linkNotice;
-  #restored = null; // the note of a state opened from a link, while it is shown
+  #restored = null; // share.js's RestoredNote, once a state came from a link
   #shareSaid; // the share bar's polite status line
   #checking = null; // a Promise while the code is being checked
   #settleCheck = null; // resolves it
@@ -150,22 +129,11 @@ class BoundDemo {
   }
 
   #addBars() {
-    const text = this.#text;
     this.#notice = element("p", { class: "rc-bound__notice", "data-rc-bound-notice": "", role: "status" });
     this.#notice.hidden = true;
-    this.#linkNotice = element("p", { class: "rc-share__notice", "data-rc-share-notice": "", role: "status" }, text.invalid);
-    this.#linkNotice.hidden = true;
-    const bar = element("div", { class: "rc-share", "data-rc-share": "" });
-    const button = element("button", { type: "button", class: "md-button rc-share__button", "data-rc-share-button": "" }, text.share);
-    const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
-    field.hidden = true;
-    const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
+    const { notice, bar, said } = shareBar(this.#text, () => this.#writeLink());
+    this.#linkNotice = notice;
     this.#shareSaid = said;
-    button.addEventListener("click", async () => {
-      this.#writeLink();
-      said.textContent = text[await copyLink(location.href, field)];
-    });
-    bar.append(button, field, said);
     this.#section.querySelector(".rc-demo-hint").after(this.#linkNotice, this.#notice);
     this.#section.querySelector(".rc-demo-controls").after(bar);
   }
@@ -191,7 +159,7 @@ class BoundDemo {
   // is dropped (and the changes waiting on it go on to the newer one); a Reset also drops the
   // control changes that were waiting, since they were made on the code it replaced.
   #codeChanged({ source, cause }) {
-    if (cause === "edit" || cause === "reset") this.#hideRestored(); // no longer the link's state
+    if (cause === "edit" || cause === "reset") this.#restored?.hide(); // no longer the link's state
     clearTimeout(this.#checkTimer);
     this.#settleCheck?.();
     if (cause === "reset") this.#epoch += 1;
@@ -238,7 +206,7 @@ class BoundDemo {
   }
 
   async #change(name, value) {
-    this.#hideRestored(); // the state is now the reader's own
+    this.#restored?.hide(); // the state is now the reader's own
     const epoch = this.#epoch;
     await this.#settled();
     if (epoch !== this.#epoch) return; // a Reset came first: the control shows the card's value
@@ -290,34 +258,20 @@ class BoundDemo {
       writeLink({ demo: null });
       return;
     }
-    this.#section.dataset.rcShared = "restored";
     for (const control of this.#controls) {
       const value = result.state[control.bind];
       if (value !== this.#state[control.bind]) this.#rewrite(control.bind, value);
     }
     this.#primed = true; // this run warms the worker
     this.#example.runLatest();
-    this.#showRestored();
+    this.#restored = new RestoredNote(this.#section, this.#text, this.#shareSaid, () => this.#backToCard());
+    this.#restored.show(this.#linkNotice);
   }
 
-  // The reader came for this demo: it is scrolled into view (once the page has laid out), with
-  // a note that the state is the link's and a button back to the card's (as demo.js does).
-  #showRestored() {
-    this.#restored = restoredNotice(this.#text, () => this.#backToCard());
-    this.#linkNotice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
-    requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
-  }
-
-  #hideRestored() {
-    this.#restored?.remove();
-    this.#restored = null;
-  }
-
-  // The card's own values, written as the card writes them (so the card's code, unedited
-  // otherwise, is the original again and not kept as an edit), then run.
+  // The note's button (RestoredNote has removed the note): the card's own values, written as
+  // the card writes them (so the card's code, unedited otherwise, is the original again and not
+  // kept as an edit), then run.
   #backToCard() {
-    this.#hideRestored();
-    delete this.#section.dataset.rcShared;
     if (this.#bindings) {
       for (const control of this.#controls) {
         const name = control.bind;
@@ -328,8 +282,6 @@ class BoundDemo {
       this.#example.runLatest();
     }
     this.#writeLink();
-    this.#section.querySelector("[data-rc-share-button]").focus(); // the note's button is gone
-    this.#shareSaid.textContent = this.#text.backDone;
   }
 
   // Once the runtime is ready, the card's own code runs once in the worker with nothing shown:

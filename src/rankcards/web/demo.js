@@ -34,10 +34,9 @@ export const loadSharing = () =>
 const linkHasDemo = () => /[#&]demo=/.test(location.hash);
 
 const STATES = ["idle", "pending", "live", "error"];
-const TEXT = {
+// The share bar's and the link notes' words, every demo's (bound.js's too).
+export const SHARE_TEXT = {
   en: {
-    loading: "Starting Python…",
-    failed: "The visualizer could not be updated:",
     share: "Share this state",
     copied: "Link copied.",
     select: "Copy the selected link (Ctrl+C).",
@@ -48,8 +47,6 @@ const TEXT = {
     backDone: "The card's own state is shown.",
   },
   es: {
-    loading: "Iniciando Python…",
-    failed: "No se pudo actualizar el visualizador:",
     share: "Compartir este estado",
     copied: "Enlace copiado.",
     select: "Copia el enlace seleccionado (Ctrl+C).",
@@ -59,6 +56,10 @@ const TEXT = {
     back: "Volver al estado de la ficha",
     backDone: "Se muestra el estado propio de la ficha.",
   },
+};
+const TEXT = {
+  en: { loading: "Starting Python…", failed: "The visualizer could not be updated:", ...SHARE_TEXT.en },
+  es: { loading: "Iniciando Python…", failed: "No se pudo actualizar el visualizador:", ...SHARE_TEXT.es },
 };
 
 /** The demo's controls as rendered (the rules state_check.js applies to a shared state). */
@@ -77,7 +78,7 @@ export function controlsOf(section) {
   });
 }
 
-function element(tag, attributes, text = "") {
+export function element(tag, attributes, text = "") {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   node.textContent = text;
@@ -113,6 +114,25 @@ function watchTables(view) {
   }
 }
 
+/** A demo's share bar and its invalid-link notice (hidden), for the caller to place: Share
+ * writes the URL (`writeLink`, may be async) and copies it, `said` tells the reader how. */
+export function shareBar(text, writeLink) {
+  const notice = element("p", { class: "rc-share__notice", "data-rc-share-notice": "", role: "status" }, text.invalid);
+  notice.hidden = true;
+  const bar = element("div", { class: "rc-share", "data-rc-share": "" });
+  const button = element("button", { type: "button", class: "md-button rc-share__button", "data-rc-share-button": "" }, text.share);
+  const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
+  field.hidden = true;
+  const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
+  button.addEventListener("click", async () => {
+    const { copyLink } = await loadSharing();
+    await writeLink();
+    said.textContent = text[await copyLink(location.href, field)];
+  });
+  bar.append(button, field, said);
+  return { notice, bar, said };
+}
+
 function attributeKey(element) {
   return [...element.attributes]
     .filter((attr) => attr.name.startsWith("data-rc-"))
@@ -132,7 +152,7 @@ class Demo {
   #initial;
   #fromLink = false;
   #notice;
-  #restored = null; // the note of a state opened from a link, while it is shown
+  #restored = null; // share.js's RestoredNote, once a state came from a link
   #shareSaid; // the share bar's polite status line
   #inFlight = false;
   #dirty = false;
@@ -187,24 +207,12 @@ class Demo {
   }
 
   #addShareBar() {
-    const text = this.#text;
-    this.#notice = element("p", { class: "rc-share__notice", "data-rc-share-notice": "", role: "status" }, text.invalid);
-    this.#notice.hidden = true;
+    const { notice, bar, said } = shareBar(this.#text, () => this.#writeLink());
+    this.#notice = notice;
+    this.#shareSaid = said;
     const hint = this.#section.querySelector(".rc-demo-hint");
     if (hint) hint.after(this.#notice);
     else this.#section.prepend(this.#notice);
-    const bar = element("div", { class: "rc-share", "data-rc-share": "" });
-    const button = element("button", { type: "button", class: "md-button rc-share__button", "data-rc-share-button": "" }, text.share);
-    const field = element("input", { type: "text", readonly: "", class: "rc-share__link", "data-rc-share-link": "", "aria-label": text.link });
-    field.hidden = true;
-    const said = element("span", { class: "rc-share__said", "data-rc-share-said": "", role: "status" });
-    this.#shareSaid = said;
-    button.addEventListener("click", async () => {
-      const { copyLink } = await loadSharing();
-      await this.#writeLink();
-      said.textContent = text[await copyLink(location.href, field)];
-    });
-    bar.append(button, field, said);
     this.#section.querySelector("[data-rc-view]").before(bar);
   }
 
@@ -215,7 +223,7 @@ class Demo {
   async #restoreFromLink() {
     if (!linkHasDemo()) return;
     runtime.ensure().catch(() => {}); // the reader came to see this state
-    const { checkSharedState, decodeJSON, readLink, restoredNotice } = await loadSharing();
+    const { checkSharedState, decodeJSON, readLink, RestoredNote } = await loadSharing();
     const { demo } = readLink();
     if (demo === null) return;
     let problem;
@@ -224,9 +232,9 @@ class Demo {
       if (result.state) {
         this.#state = result.state;
         this.#fromLink = true;
-        this.#section.dataset.rcShared = "restored";
         syncControls(this.#section, this.#state);
-        this.#showRestored(restoredNotice);
+        this.#restored = new RestoredNote(this.#section, this.#text, this.#shareSaid, () => this.#backToCard());
+        this.#restored.show(this.#notice);
         this.#recomputeIfReady();
         return;
       }
@@ -237,34 +245,18 @@ class Demo {
     this.#rejectLink(problem);
   }
 
-  // The reader came for this demo: it is scrolled into view (once the page has laid out), with
-  // a note that the state is the link's and a button back to the card's.
-  #showRestored(restoredNotice) {
-    this.#restored = restoredNotice(this.#text, () => this.#backToCard());
-    this.#notice.before(this.#restored); // at the demo's top, where the invalid-link notice goes
-    requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
-  }
-
-  #hideRestored() {
-    this.#restored?.remove();
-    this.#restored = null;
-  }
-
+  // The note's button: the card's own state (RestoredNote has removed the note).
   #backToCard() {
-    this.#hideRestored();
     this.#state = structuredClone(this.#initial);
     this.#fromLink = false;
-    delete this.#section.dataset.rcShared;
     syncControls(this.#section, this.#state);
     this.#linkStale = true;
-    this.#section.querySelector("[data-rc-share-button]").focus(); // the note's button is gone
-    this.#shareSaid.textContent = this.#text.backDone;
     this.#dirty = true;
     this.#pump();
   }
 
   #rejectLink(problem) {
-    this.#hideRestored();
+    this.#restored?.hide();
     this.#section.dataset.rcShared = "invalid";
     this.#notice.dataset.reason = problem;
     this.#notice.hidden = false;
@@ -298,7 +290,7 @@ class Demo {
   dispatch(action, said) {
     this.#state = applyAction(this.#state, action);
     this.#fromLink = false;
-    this.#hideRestored(); // the state is now the reader's own
+    this.#restored?.hide(); // the state is now the reader's own
     syncControls(this.#section, this.#state);
     this.#linkStale = true;
     this.#said = said ?? "";

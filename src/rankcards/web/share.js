@@ -9,8 +9,8 @@
 //   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
 //   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
 //                              (a read-only input) with the url selected -> "copied" | "select"
-//   restoredNotice(text, back) the note a demo opened from a link shows: `text.restored`, said
-//                              politely, and a button `text.back` that calls back() -> element
+//   new RestoredNote(section, text, said, back)   the note a demo opened from a link shows
+//                              (demo.js, bound.js): show(before), hide(); its button calls back()
 //
 // Why the hash: it never reaches the server, and a page keeps working with any hash it gets.
 
@@ -118,7 +118,7 @@ export async function copyLink(url, field) {
 // A reader who opens a shared link sees the link's state, not the card's: the note says so (a
 // polite live region, filled once it is in the page so that screen readers announce it) and
 // its button brings the card's own state back.
-export function restoredNotice(text, back) {
+function restoredNotice(text, back) {
   const notice = document.createElement("div");
   notice.className = "rc-share__notice rc-share__restored";
   notice.dataset.rcShareRestored = "";
@@ -132,4 +132,45 @@ export function restoredNotice(text, back) {
   notice.append(said, button);
   requestAnimationFrame(() => (said.textContent = text.restored));
   return notice;
+}
+
+// The note of one demo (section): show(before) marks the section (data-rc-shared="restored"),
+// puts the note before `before` (the demo's top, where the invalid-link notice goes) and, the
+// reader having come for this demo, scrolls it into view once the page has laid out; hide()
+// removes the note (the state is no longer the link's). Its button unmarks the section, calls
+// back() to set the card's own state, and moves the focus to the Share button (the note's
+// button is gone), whose status line `said` tells the reader.
+export class RestoredNote {
+  #section;
+  #text;
+  #said;
+  #back;
+  #note = null; // while it is shown
+
+  constructor(section, text, said, back) {
+    this.#section = section;
+    this.#text = text;
+    this.#said = said;
+    this.#back = back;
+  }
+
+  show(before) {
+    this.#section.dataset.rcShared = "restored";
+    this.#note = restoredNotice(this.#text, () => this.#backToCard());
+    before.before(this.#note);
+    requestAnimationFrame(() => this.#section.scrollIntoView({ block: "start" }));
+  }
+
+  hide() {
+    this.#note?.remove();
+    this.#note = null;
+  }
+
+  #backToCard() {
+    this.hide();
+    delete this.#section.dataset.rcShared;
+    this.#back();
+    this.#section.querySelector("[data-rc-share-button]").focus();
+    this.#said.textContent = this.#text.backDone;
+  }
 }
