@@ -8,13 +8,12 @@ shared link scrolls to the demo with a note and a way back to the card's values.
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from demo_helpers import RESTORED, link_value
 
 from rankcards.runner import without_measured
 from rankcards.viz.bound import find_bindings, literal_text, rewrite
@@ -346,24 +345,6 @@ def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_
     assert page.console_errors == []
 
 
-RESTORED = {
-    "en": (
-        "This is the state of the link you opened, not the card's own.",
-        "Back to the card's state",
-        "The card's own state is shown.",
-    ),
-    "es": (
-        "Este es el estado del enlace que has abierto, no el propio de la ficha.",
-        "Volver al estado de la ficha",
-        "Se muestra el estado propio de la ficha.",
-    ),
-}
-
-
-def _link(changes: dict[str, Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(changes).encode()).decode().rstrip("=")
-
-
 @pytest.mark.parametrize(("slug", "lang"), [("pooling", "en"), ("rank-correlation", "es")])
 def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_server, slug, lang):
     """As every demo's (demo.js): the demo on screen under the header, a polite note that the
@@ -376,7 +357,7 @@ def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_ser
     built = _view(page)
 
     page.goto("about:blank")
-    page.goto(f"{site_server}{lang}/{slug}/#demo={_link({name: value})}")
+    page.goto(f"{site_server}{lang}/{slug}/#demo={link_value({name: value})}")
     page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
     top = page.locator(DEMO).evaluate("s => s.getBoundingClientRect().top")
     assert page.evaluate("scrollY") > 300 and 0 <= top <= 150, top
@@ -414,7 +395,7 @@ def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_ser
 
 def test_the_shared_state_note_goes_once_the_reader_moves_a_control(page, site_server):
     name, value, _ = MOVES["pooling"]
-    page.goto(f"{site_server}en/pooling/#demo={_link({name: value})}")
+    page.goto(f"{site_server}en/pooling/#demo={link_value({name: value})}")
     page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
     page.wait_for_function(READY, timeout=90_000)
     assert page.locator("[data-rc-share-restored]").is_visible()

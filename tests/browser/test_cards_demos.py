@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from demo_helpers import DEMO, console_errors, open_demo, shown_numbers, state_after
 
 from rankcards.demos.bm25 import BM25
 from rankcards.demos.gold import load_gold
@@ -20,76 +21,39 @@ from rankcards.viz.index_benchmarking import recall_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-DEMO = "section[data-rc-demo]"
-READY = "document.documentElement.dataset.runtime === 'ready'"
-
-
-def _open(page: Any, base: str, lang: str, slug: str) -> None:
-    page.goto(f"{base}{lang}/{slug}/")
-    page.locator(DEMO).scroll_into_view_if_needed()
-    page.wait_for_function(READY, timeout=60_000)
-    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
-
-
-def _after(page: Any, act: Any) -> dict[str, Any]:
-    """Run ``act``; return the state of the recomputed view (from the ``rankcards:demo`` event)."""
-    # A function returning nothing: evaluating the assignment itself would await the promise.
-    page.evaluate(
-        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
-        ".addEventListener('rankcards:demo', e => r(e.detail.state), {once: true})); }"
-    )
-    act()
-    return page.evaluate(
-        "Promise.race([window.__updated, new Promise((_, fail) => setTimeout("
-        "() => fail(new Error('no rankcards:demo event within 20 s')), 20000))])"
-    )
-
-
-def _shown(page: Any) -> dict[str, float]:
-    pairs = page.eval_on_selector_all(
-        f"{DEMO} [data-rc-view] [data-metric]",
-        "els => els.map(e => [e.dataset.metric, e.dataset.value])",
-    )
-    return {name: float(value) for name, value in pairs}
-
-
-def _errors(page: Any) -> list[str]:
-    """Console errors other than failed resource loads (offline fonts, sitemap probes)."""
-    return [e for e in page.console_errors if not e.startswith("Failed to load resource")]
-
 
 def _slide(page: Any, control: str, key: str) -> dict[str, Any]:
     slider = page.locator(f"{DEMO} #{control}")
     slider.focus()
-    return _after(page, lambda: page.keyboard.press(key))
+    return state_after(page, lambda: page.keyboard.press(key))
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_hit_rate_slider_shows_the_module_values(page, site_server, lang):
     """The Hit Rate card's lab (Success@k): each query's hit and the rate, at each k."""
-    _open(page, site_server, lang, "hit-rate-at-k")
+    open_demo(page, site_server, lang, "hit-rate-at-k")
     for key in ("Home", "ArrowRight", "End"):
         state = _slide(page, "rc-demo-hit-rate-at-k-k", key)
         for name, value in _toy_values(state, "hit-rate-at-k").items():
-            assert _shown(page)[name] == value, (key, name)
-    assert state["k"] == 5 and _shown(page)["mean"] == 0.75
-    assert _errors(page) == []
+            assert shown_numbers(page)[name] == value, (key, name)
+    assert state["k"] == 5 and shown_numbers(page)["mean"] == 0.75
+    assert console_errors(page) == []
 
 
 def test_recall_sliders_move_numerator_and_denominator(page, site_server):
-    _open(page, site_server, "en", "recall-at-k")
+    open_demo(page, site_server, "en", "recall-at-k")
     _slide(page, "rc-demo-recall-at-k-k", "Home")
     state = _slide(page, "rc-demo-recall-at-k-missed", "ArrowRight")
     assert (state["k"], state["missed"]) == (1, 1)
     rankings = [q["ranking"] for q in state["queries"]]
     relevant = [set(q["relevant"]) | {"missed 1"} for q in state["queries"]]
-    shown = _shown(page)
+    shown = shown_numbers(page)
     assert shown["Recall"] == mean_recall_at_k(rankings, relevant, 1)
     for item, ranking, rel in zip(state["queries"], rankings, relevant, strict=True):
         assert shown[f"R:{item['query']}"] == recall_at_k(ranking, rel, 1)
         assert shown[f"total:{item['query']}"] == len(rel)
     assert "Recall@1 = (0/4 + 1/2 + 0/3 + 0/2) / 4" in page.text_content(f"{DEMO} .rc-formula")
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def _gold_expected(state: dict[str, Any]) -> dict[str, float]:
@@ -119,14 +83,14 @@ def _gold_expected(state: dict[str, Any]) -> dict[str, float]:
 
 
 def test_gold_dataset_editing_a_judgment_moves_every_metric(page, site_server):
-    _open(page, site_server, "en", "gold-dataset")
-    before = _shown(page)
+    open_demo(page, site_server, "en", "gold-dataset")
+    before = shown_numbers(page)
     # BM25's first result for q16 is a keyword trap judged 0: judge it relevant (0 -> 1).
     button = page.locator(f'{DEMO} [data-system="bm25"] li:first-child button.rc-grade')
     assert button.text_content() == "0"
-    state = _after(page, button.click)
+    state = state_after(page, button.click)
     assert len(state["edits"]) == 1
-    shown = _shown(page)
+    shown = shown_numbers(page)
     for name, value in _gold_expected(state).items():
         assert shown[name] == pytest.approx(value, abs=1e-12), name
     assert shown["bm25:RR:q16"] == 1.0 and before["bm25:RR:q16"] == 0.25
@@ -135,16 +99,18 @@ def test_gold_dataset_editing_a_judgment_moves_every_metric(page, site_server):
         page.locator(f'{DEMO} [data-system="bm25"] li:first-child button.rc-grade').text_content()
         == "1*"
     )
-    state = _after(page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-level", "2"))
-    shown = _shown(page)
+    state = state_after(
+        page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-level", "2")
+    )
+    shown = shown_numbers(page)
     for name, value in _gold_expected(state).items():
         assert shown[name] == pytest.approx(value, abs=1e-12), name
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def _assert_gold_view(page: Any, state: dict[str, Any]) -> dict[str, float]:
     """The view shows the module's numbers for ``state``, and the chosen query's top k."""
-    shown = _shown(page)
+    shown = shown_numbers(page)
     for name, value in _gold_expected(state).items():
         assert shown[name] == pytest.approx(value, abs=1e-12), name
     gold, bm25 = load_gold(), BM25(load_gold().documents)
@@ -163,12 +129,14 @@ def _assert_gold_view(page: Any, state: dict[str, Any]) -> dict[str, float]:
 
 def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(page, site_server):
     """Each of the gold demo's other controls changes what is shown, to the module's values."""
-    _open(page, site_server, "en", "gold-dataset")
+    open_demo(page, site_server, "en", "gold-dataset")
     initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
     before = _assert_gold_view(page, initial)
     assert initial["query"] != "q05" and initial["k"] > 1 and initial["seed"] != 9
 
-    state = _after(page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-query", '"q05"'))
+    state = state_after(
+        page, lambda: page.select_option(f"{DEMO} #rc-demo-gold-dataset-query", '"q05"')
+    )
     assert state["query"] == "q05"
     _assert_gold_view(page, state)
 
@@ -184,7 +152,7 @@ def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(page, sit
     after_seed = _assert_gold_view(page, state)
     assert after_seed["bm25:MRR"] == before["bm25:MRR"]  # the seed moves the random ranker only
     assert after_seed["random:MRR"] != before["random:MRR"]
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def _toy_values(state: dict[str, Any], slug: str) -> dict[str, float]:
@@ -206,38 +174,38 @@ def _toy_values(state: dict[str, Any], slug: str) -> dict[str, float]:
 
 @pytest.mark.parametrize("slug", ["hit-rate-at-k", "recall-at-k"])
 def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(page, site_server, slug):
-    _open(page, site_server, "en", slug)
+    open_demo(page, site_server, "en", slug)
     q4 = f"{DEMO} [data-rc-list='3']"  # q4 retrieves nothing relevant in the toy example
-    before = _shown(page)
+    before = shown_numbers(page)
     # Mark q4's document at rank 2 relevant: q4 gets a hit (and recall) within k.
-    state = _after(page, page.locator(f"{q4} li[data-doc='d7'] [data-rc-doc]").click)
+    state = state_after(page, page.locator(f"{q4} li[data-doc='d7'] [data-rc-doc]").click)
     assert "d7" in state["queries"][3]["relevant"]
-    shown = _shown(page)
+    shown = shown_numbers(page)
     for name, value in _toy_values(state, slug).items():
         assert shown[name] == value, name
     metric = "mean" if slug == "hit-rate-at-k" else "Recall"
     assert shown[metric] > before[metric]
     # At k = 1 it is out of reach; move it up to rank 1 with the keyboard, as a reader would.
     _slide(page, f"rc-demo-{slug}-k", "Home")
-    at_top = _shown(page)
+    at_top = shown_numbers(page)
     page.locator(f"{q4} li[data-doc='d7'] [data-rc-doc]").focus()
-    state = _after(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+    state = state_after(page, lambda: page.keyboard.press("Alt+ArrowUp"))
     assert state["queries"][3]["ranking"][:2] == ["d7", "d5"]
-    shown = _shown(page)
+    shown = shown_numbers(page)
     for name, value in _toy_values(state, slug).items():
         assert shown[name] == value, name
     assert shown[metric] > at_top[metric]  # d7 now at rank 1, within k = 1
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_index_benchmarking_nprobe_slider_measures_live(page, site_server):
-    _open(page, site_server, "es", "index-benchmarking")
+    open_demo(page, site_server, "es", "index-benchmarking")
     for key, nprobe in (("Home", 1), ("ArrowRight", 2), ("End", 32)):
         state = _slide(page, "rc-demo-index-benchmarking-nprobe", key)
         assert state["nprobe"] == nprobe
-        shown = _shown(page)
+        shown = shown_numbers(page)
         assert shown["recall"] == recall_at(nprobe), nprobe
         assert shown["qps"] > 0 and shown["exact_qps"] > 0 and shown["build_ms"] > 0
         current = page.locator(f"{DEMO} svg circle[data-current]")
         assert current.get_attribute("data-nprobe") == str(nprobe)
-    assert _errors(page) == []
+    assert console_errors(page) == []

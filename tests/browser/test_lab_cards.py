@@ -15,50 +15,17 @@ import re
 from typing import Any
 
 import pytest
+from demo_helpers import DEMO, console_errors, open_demo, shown_numbers, state_after
 
 from rankcards.viz.lab import view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-DEMO = "section[data-rc-demo]"
-READY = "document.documentElement.dataset.runtime === 'ready'"
 _METRIC = re.compile(r'data-metric="([^"]*)" data-value="([^"]*)"')
-
-
-def _open(page: Any, base: str, lang: str, slug: str) -> None:
-    page.goto(f"{base}{lang}/{slug}/")
-    page.locator(DEMO).scroll_into_view_if_needed()
-    page.wait_for_function(READY, timeout=120_000)
-    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
-
-
-def _after(page: Any, act: Any) -> dict[str, Any]:
-    """Run ``act``; the state of the recomputed view (the demo's ``rankcards:demo`` event)."""
-    page.evaluate(
-        f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
-        ".addEventListener('rankcards:demo', e => r(e.detail.state), {once: true})); }"
-    )
-    act()
-    return page.evaluate(
-        "Promise.race([window.__updated, new Promise((_, fail) => setTimeout("
-        "() => fail(new Error('no rankcards:demo event within 20 s')), 20000))])"
-    )
-
-
-def _shown(page: Any) -> dict[str, float]:
-    pairs = page.eval_on_selector_all(
-        f"{DEMO} [data-rc-view] [data-metric][data-value]",
-        "els => els.map(e => [e.dataset.metric, e.dataset.value])",
-    )
-    return {name: float(value) for name, value in pairs}
 
 
 def _module(state: dict[str, Any], lang: str) -> dict[str, float]:
     return {name: float(value) for name, value in _METRIC.findall(view(state, lang))}
-
-
-def _errors(page: Any) -> list[str]:
-    return [e for e in page.console_errors if not e.startswith("Failed to load resource")]
 
 
 def _slide(page: Any, bind: str, *keys: str) -> dict[str, Any]:
@@ -66,7 +33,7 @@ def _slide(page: Any, bind: str, *keys: str) -> dict[str, Any]:
     slider.focus()
     state: dict[str, Any] = {}
     for key in keys:
-        state = _after(page, lambda key=key: page.keyboard.press(key))
+        state = state_after(page, lambda key=key: page.keyboard.press(key))
     return state
 
 
@@ -81,53 +48,53 @@ def _slide(page: Any, bind: str, *keys: str) -> dict[str, Any]:
 def test_a_parameter_slider_moves_the_mean_to_the_module_value(
     page: Any, site_server: str, slug: str, bind: str, key: str, value: float, measure: str
 ) -> None:
-    _open(page, site_server, "en", slug)
-    before = _shown(page)["mean"]
+    open_demo(page, site_server, "en", slug, timeout=120_000)
+    before = shown_numbers(page, "[data-metric][data-value]")["mean"]
     state = _slide(page, bind, key)
     assert state[bind] == value
     assert page.get_attribute(f"{DEMO} .rc-lab", "data-measure") == measure
-    shown = _shown(page)
+    shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, "en")
     assert shown["mean"] != before
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_pr_curve_redraws_at_the_readers_recall_level(
     page: Any, site_server: str, lang: str
 ) -> None:
-    _open(page, site_server, lang, "precision-recall-curve")
+    open_demo(page, site_server, lang, "precision-recall-curve", timeout=120_000)
     level = {"en": "your recall level r = ", "es": "tu nivel de exhaustividad r = "}[lang]
     assert f"{level}0.5" in page.text_content(f"{DEMO} .rc-lab-curve desc")
     state = _slide(page, "param_recall", *["ArrowRight"] * 4)
     assert state["param_recall"] == 0.9
-    shown = _shown(page)
+    shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, lang) and shown["mean"] == 0.35  # the card's 0.35 at 0.9
     desc = page.text_content(f"{DEMO} .rc-lab-curve desc")
     assert f"{level}0.9" in desc and "(0.9, 0.35)" in desc
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_micro_against_macro_and_unjudged_against_judged(page: Any, site_server: str) -> None:
-    _open(page, site_server, "es", "averaging-over-queries")
-    state = _after(page, page.locator(f'{DEMO} [data-rc-bind="show_micro"]').check)
-    shown = _shown(page)
+    open_demo(page, site_server, "es", "averaging-over-queries", timeout=120_000)
+    state = state_after(page, page.locator(f'{DEMO} [data-rc-bind="show_micro"]').check)
+    shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, "es")
     assert (shown["micro:default"], shown["micro:other"]) == (shown["mean"], 5 / 7)
     assert "micro: recuentos sumados, 5 / 7" in page.text_content(f"{DEMO} .rc-lab-conventions")
 
-    _open(page, site_server, "en", "bpref")
-    state = _after(page, page.locator(f'{DEMO} [data-rc-bind="show_unjudged"]').check)
-    shown = _shown(page)
+    open_demo(page, site_server, "en", "bpref", timeout=120_000)
+    state = state_after(page, page.locator(f'{DEMO} [data-rc-bind="show_unjudged"]').check)
+    shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, "en")
     assert shown["unjudged:default"] == pytest.approx(2 / 3)  # the card's 0.667 and 0.333
     assert shown["unjudged:other"] == pytest.approx(1 / 3)
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_press_cycles_unjudged_zero_one_unjudged(page: Any, site_server: str, lang: str) -> None:
-    _open(page, site_server, lang, "judged-at-k")
+    open_demo(page, site_server, lang, "judged-at-k", timeout=120_000)
     item = page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="n1"]')
     button = item.locator("[data-rc-doc]")
     words = {
@@ -137,24 +104,24 @@ def test_a_press_cycles_unjudged_zero_one_unjudged(page: Any, site_server: str, 
     assert item.get_attribute("data-grade") == "unjudged"
     assert item.locator(".rc-rl-grade").text_content() == "?"  # a text mark, not colour only
     assert button.text_content().replace(" ", "").strip() == f"n1{words[0]}?".replace(" ", "")
-    means = [_shown(page)["mean"]]
+    means = [shown_numbers(page, "[data-metric][data-value]")["mean"]]
     for mark, label, said in (
         ("0", "0", words[1]),
         ("1", "1", words[2]),
         ("?", "unjudged", words[0]),
     ):
-        state = _after(page, button.click)
+        state = state_after(page, button.click)
         assert item.get_attribute("data-grade") == label
         assert item.locator(".rc-rl-grade").text_content() == mark
         assert item.locator(".rc-rl-words").text_content() == said
-        shown = _shown(page)
+        shown = shown_numbers(page, "[data-metric][data-value]")
         assert shown == _module(state, lang)
         means.append(shown["mean"])
     assert means == [0.6, 0.65, 0.65, 0.6]  # q1's n1 judged (0 or 1) counts, unjudged not
     assert (
         state["queries"][0]["unjudged"][-1] == "n1" and "n1" not in state["queries"][0]["relevant"]
     )
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def _tab_stops_to_the_editor(page: Any) -> list[dict[str, Any]]:
@@ -180,7 +147,7 @@ def _tab_stops_to_the_editor(page: Any) -> list[dict[str, Any]]:
 def test_rankings_are_one_tab_stop_each_with_arrows_inside(
     page: Any, site_server: str, lang: str
 ) -> None:
-    _open(page, site_server, lang, "precision-at-k")
+    open_demo(page, site_server, lang, "precision-at-k", timeout=120_000)
     page.wait_for_function("!!document.querySelector('.cm-content')", timeout=60_000)
     stops = _tab_stops_to_the_editor(page)
     in_lists = [stop["list"] for stop in stops if stop["list"] is not None]
@@ -215,13 +182,13 @@ def test_rankings_are_one_tab_stop_each_with_arrows_inside(
     assert tabbable == [-1, 0] + [-1] * (len(ranking) - 2)  # the roving stop follows the focus
     doc = ranking[1]
     was = doc in state["queries"][0]["relevant"]
-    state = _after(page, lambda: page.keyboard.press("Enter"))
+    state = state_after(page, lambda: page.keyboard.press("Enter"))
     assert (doc in state["queries"][0]["relevant"]) is not was
-    assert _shown(page) == _module(state, lang)
-    state = _after(page, lambda: page.keyboard.press("Alt+ArrowDown"))
+    assert shown_numbers(page, "[data-metric][data-value]") == _module(state, lang)
+    state = state_after(page, lambda: page.keyboard.press("Alt+ArrowDown"))
     assert state["queries"][0]["ranking"][2] == doc
     assert page.evaluate(focused) == doc  # the moved document keeps the focus
-    assert _shown(page) == _module(state, lang)
+    assert shown_numbers(page, "[data-metric][data-value]") == _module(state, lang)
     page.keyboard.press("Tab")  # out of the ranking: to the next ranking's one stop
     assert page.evaluate("document.activeElement.closest('[data-rc-list]').dataset.rcList") == "1"
-    assert _errors(page) == []
+    assert console_errors(page) == []

@@ -11,19 +11,14 @@ import re
 from typing import Any
 
 import pytest
+from demo_helpers import DEMO, READY, RESTORED, console_errors, link_value
 
 from rankcards.viz.lab import view as lab_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-DEMO = "section[data-rc-demo]"
 EXAMPLE = "[data-rc-example]"
-READY = "document.documentElement.dataset.runtime === 'ready'"
 LIVE = f"document.querySelector('{DEMO}').dataset.rcState === 'live'"
-
-
-def _link(value: Any) -> str:
-    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 
 
 def _shown(page: Any) -> dict[str, str]:
@@ -32,10 +27,6 @@ def _shown(page: Any) -> dict[str, str]:
         "els => els.map(e => [e.dataset.metric, e.dataset.value])",
     )
     return dict(pairs)
-
-
-def _errors(page: Any) -> list[str]:
-    return [e for e in page.console_errors if not e.startswith("Failed to load resource")]
 
 
 def _live(page: Any) -> None:
@@ -89,7 +80,7 @@ def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_s
     assert _shown(other) == changed
     assert other.input_value(f'{DEMO} input[type="range"]') == "2"
     assert other.url == url
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_going_back_to_the_initial_state_clears_the_link(page, site_server):
@@ -119,28 +110,28 @@ def test_a_lab_link_restores_focus_ties_and_absent_queries(page, site_server):
         "absent": [queries[0]],
     }
     page.goto("about:blank")
-    page.goto(f"{site_server}en/r-precision/#demo={_link(changes)}")
+    page.goto(f"{site_server}en/r-precision/#demo={link_value(changes)}")
     _live(page)
     assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
     expected = _metrics(lab_view({**initial, **changes}, "en"))
     shown = _shown(page)
     assert {k: v for k, v in shown.items() if k in expected} == expected
     assert expected != _metrics(lab_view(initial, "en"))
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 BAD = {
-    "script": _link({"k": "<script>alert(1)</script>"}),
-    "wrong type": _link({"k": "3"}),
-    "unknown key": _link({"k": 2, "onload": "alert(1)"}),
-    "out of range": _link({"k": 99}),
-    "unknown docno": _link(
+    "script": link_value({"k": "<script>alert(1)</script>"}),
+    "wrong type": link_value({"k": "3"}),
+    "unknown key": link_value({"k": 2, "onload": "alert(1)"}),
+    "out of range": link_value({"k": 99}),
+    "unknown docno": link_value(
         {"queries": [{"query": "q1", "ranking": ["<img src=x onerror=alert(1)>"], "relevant": []}]}
     ),
-    "huge": _link({"k": "9" * 30_000}),
+    "huge": link_value({"k": "9" * 30_000}),
     "not base64": "%3Cscript%3E!!",
     "not json": base64.urlsafe_b64encode(b"{k: 2").decode(),
-    "not a mapping": _link([1, 2, 3]),
+    "not a mapping": link_value([1, 2, 3]),
 }
 
 
@@ -163,11 +154,11 @@ def test_garbage_and_malicious_states_are_ignored_with_a_notice(page, site_serve
     page.wait_for_function(READY, timeout=60_000)
     page.wait_for_function(LIVE)
     assert dialogs == []
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_a_valid_link_is_not_reported(page, site_server):
-    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 3})}")
+    page.goto(f"{site_server}en/mrr/#demo={link_value({'k': 3})}")
     assert page.get_attribute(DEMO, "data-rc-shared") == "restored"
     assert page.locator(f"{DEMO} [data-rc-share-notice]").is_hidden()
 
@@ -211,11 +202,11 @@ def test_shared_code_lands_in_the_editor_and_runs_only_on_run(page, site_server)
     page.wait_for_function(
         "document.querySelector('[data-rc-output]').textContent.includes('from a shared link')"
     )
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_share_with_code_gives_a_link_that_brings_the_code_and_the_state(page, site_server):
-    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 2})}")
+    page.goto(f"{site_server}en/mrr/#demo={link_value({'k': 2})}")
     block = page.locator(EXAMPLE).first
     block.locator("[data-rc-source]").click()
     page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
@@ -245,7 +236,7 @@ def test_unreadable_code_in_a_link_keeps_the_cards_example(page, site_server):
     assert "No se pudo leer el código" in page.text_content("[data-rc-shared-code]")
     assert page.locator(f"{EXAMPLE} [data-rc-source] code").text_content() == original
     assert "code=" not in page.url
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_a_state_the_cards_python_refuses_falls_back_to_the_cards_state(page, site_server):
@@ -255,7 +246,7 @@ def test_a_state_the_cards_python_refuses_falls_back_to_the_cards_state(page, si
     _live(page)
     initial = _shown(page)
     page.goto("about:blank")
-    page.goto(f"{site_server}en/gold-dataset/#demo={_link({'edits': {'q01/no-such-doc': 2}})}")
+    page.goto(f"{site_server}en/gold-dataset/#demo={link_value({'edits': {'q01/no-such-doc': 2}})}")
     _live(page)
     notice = page.locator(f"{DEMO} [data-rc-share-notice]")
     notice.wait_for(state="visible")
@@ -267,7 +258,7 @@ def test_a_state_the_cards_python_refuses_falls_back_to_the_cards_state(page, si
     }
     assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden()
     assert "demo=" not in page.url
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, mrr_demo_values):
@@ -276,7 +267,7 @@ def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, m
     page.goto(f"{site_server}en/mrr/")
     _live(page)
     state = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
-    page.evaluate(f"location.hash = 'demo={_link({'k': 1})}'")
+    page.evaluate(f"location.hash = 'demo={link_value({'k': 1})}'")
     mrr = repr(mrr_demo_values({**state, "k": 1})["mean"])
     page.wait_for_function(
         f"(() => {{ const s = document.querySelector('{DEMO}');"
@@ -284,7 +275,7 @@ def test_a_link_pasted_into_the_open_page_applies_its_state(page, site_server, m
         f" && s.querySelector('[data-metric=mean]').dataset.value === '{mrr}'; }})()"
     )
     assert page.input_value(f'{DEMO} input[type="range"]') == "1"
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_code_too_long_for_a_link_is_not_offered_as_one(page, site_server):
@@ -312,27 +303,13 @@ def test_code_too_long_for_a_link_is_not_offered_as_one(page, site_server):
     assert page.locator("[data-rc-share-code-link]").is_hidden()
 
 
-RESTORED = {
-    "en": (
-        "This is the state of the link you opened, not the card's own.",
-        "Back to the card's state",
-        "The card's own state is shown.",
-    ),
-    "es": (
-        "Este es el estado del enlace que has abierto, no el propio de la ficha.",
-        "Volver al estado de la ficha",
-        "Se muestra el estado propio de la ficha.",
-    ),
-}
-
-
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_shared_link_scrolls_to_its_demo_says_so_and_leads_back(
     page, site_server, mrr_demo_values, lang
 ):
     said, back, done = RESTORED[lang]
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(f"{site_server}{lang}/mrr/#demo={_link({'k': 1})}")
+    page.goto(f"{site_server}{lang}/mrr/#demo={link_value({'k': 1})}")
     page.wait_for_function(READY, timeout=60_000)
     page.wait_for_function(LIVE)
     # the demo, far down the card, is on screen at once: at the top, under the sticky header
@@ -357,11 +334,11 @@ def test_a_shared_link_scrolls_to_its_demo_says_so_and_leads_back(
     assert notice.count() == 0
     assert page.evaluate("document.activeElement.dataset.rcShareButton") == ""  # Share, next
     assert page.text_content(f"{DEMO} [data-rc-share-said]") == done
-    assert _errors(page) == []
+    assert console_errors(page) == []
 
 
 def test_the_shared_state_note_goes_once_the_reader_changes_the_demo(page, site_server):
-    page.goto(f"{site_server}en/mrr/#demo={_link({'k': 1})}")
+    page.goto(f"{site_server}en/mrr/#demo={link_value({'k': 1})}")
     _live(page)
     assert page.locator("[data-rc-share-restored]").is_visible()
     _slide(page, "3")
