@@ -6,23 +6,20 @@ no site build needed."""
 
 from __future__ import annotations
 
-import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from static_site import base_url, start_server
+from sanitizer_page import sanitize_in_page, sanitizer_site
 
 from rankcards.plot import Figure
-from rankcards.web._build import bundle_dompurify
 from rankcards.web.svg import allow_module, sanitize_svg
 from svg_cases import CASES, assert_case, assert_only_allowed
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "src" / "rankcards" / "web"
 
 _SANITIZE = """async ([inputs, module]) => {
   const { sanitizeSvg } = await import(module);
@@ -34,23 +31,12 @@ _SANITIZE = """async ([inputs, module]) => {
 @pytest.fixture(scope="module")
 def sanitizer_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("svg-sanitize")
-    shutil.copyfile(WEB / "svg_sanitize.js", folder / "svg_sanitize.js")
-    (folder / "svg_allow.js").write_text(allow_module(), encoding="utf-8")
-    bundle_dompurify(ROOT / "node_modules", folder)
-    (folder / "index.html").write_text(
-        '<!doctype html><link rel=icon href="data:,"><title>svg</title>', encoding="utf-8"
-    )
-    server = start_server(folder)
-    try:
-        yield base_url(server)
-    finally:
-        server.shutdown()
-        server.server_close()
+    with sanitizer_site(folder, "svg", allow_module(), ROOT / "node_modules") as url:
+        yield url
 
 
 def _sanitize(page, base: str, inputs: list[str]) -> list[str | None]:
-    page.goto(base + "index.html")
-    return page.evaluate(_SANITIZE, [inputs, base + "svg_sanitize.js"])
+    return sanitize_in_page(page, base, "svg", _SANITIZE, inputs)
 
 
 def test_the_page_sanitizer_cleans_or_rejects_every_malicious_case(page, sanitizer_url):

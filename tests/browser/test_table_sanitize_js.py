@@ -7,19 +7,17 @@ Served alone (the module, its allow-list and an empty page): no site build neede
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from static_site import base_url, start_server
+from sanitizer_page import sanitize_in_page, sanitizer_site
 
 from rankcards.plot import Table
 from rankcards.web.table import allow_module, sanitize_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
 CASES = json.loads((Path(__file__).parents[1] / "data" / "table_cases.json").read_text("utf-8"))[
     "cases"
 ]
@@ -36,22 +34,12 @@ _SANITIZE = """async ([inputs, module]) => {
 @pytest.fixture(scope="module")
 def sanitizer_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("table-sanitize")
-    shutil.copyfile(WEB / "table_sanitize.js", folder / "table_sanitize.js")
-    (folder / "table_allow.js").write_text(allow_module(), encoding="utf-8")
-    (folder / "index.html").write_text(
-        '<!doctype html><link rel=icon href="data:,"><title>table</title>', encoding="utf-8"
-    )
-    server = start_server(folder)
-    try:
-        yield base_url(server)
-    finally:
-        server.shutdown()
-        server.server_close()
+    with sanitizer_site(folder, "table", allow_module()) as url:
+        yield url
 
 
 def _sanitize(page, base: str, inputs: list[str]) -> list[str | None]:
-    page.goto(base + "index.html")
-    return page.evaluate(_SANITIZE, [inputs, base + "table_sanitize.js"])
+    return sanitize_in_page(page, base, "table", _SANITIZE, inputs)
 
 
 def test_the_page_and_the_build_give_the_same_html_for_every_case(page, sanitizer_url):
