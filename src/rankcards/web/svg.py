@@ -19,13 +19,14 @@ same on both sides (DOMPurify is stricter in a few corners, see ``svg_sanitize.j
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from rankcards.web._allow import allow_module_text, parse_bounded, read_allow_list
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -35,22 +36,17 @@ ALLOW_FILE = Path(__file__).with_name("svg_allow.json")
 _SCHEME = re.compile(r"(?:javascript|data|vbscript)\s*:", re.IGNORECASE)
 _LOCAL_URL = re.compile(r"^\s*url\(\s*#[A-Za-z_][\w.:-]*\s*\)\s*$", re.IGNORECASE)
 _FRAGMENT = re.compile(r"^#[A-Za-z_][\w.:-]*$")
-_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 @cache
 def allow_list() -> dict[str, Any]:
     """The shared allow-list: ``elements``, ``attributes``, ``link_attributes``, ``max_length``."""
-    data: dict[str, Any] = json.loads(ALLOW_FILE.read_text(encoding="utf-8"))
-    return data
+    return read_allow_list(ALLOW_FILE)
 
 
 def allow_module() -> str:
     """The allow-list as the ES module ``svg_sanitize.js`` imports (``svg_allow.js``)."""
-    return (
-        "// Written by rankcards.web.write_assets from svg_allow.json: what a figure may hold.\n"
-        f"export default {json.dumps(allow_list())};\n"
-    )
+    return allow_module_text(ALLOW_FILE, "a figure may hold", allow_list())
 
 
 def _split(tag: str) -> tuple[str, str]:
@@ -119,13 +115,8 @@ def sanitize_svg(markup: str) -> str | None:
     >>> sanitize_svg("<div>not svg</div>") is None
     True
     """
-    if len(markup) > allow_list()["max_length"] or _DTD.search(markup):
-        return None
-    try:
-        root = ET.fromstring(markup)
-    except ET.ParseError:
-        return None
-    if _split(root.tag) not in (("", "svg"), (SVG_NS, "svg")):
+    root = parse_bounded(markup, allow_list()["max_length"])
+    if root is None or _split(root.tag) not in (("", "svg"), (SVG_NS, "svg")):
         return None
     out: list[str] = []
     _clean(root, out, root=True)

@@ -22,17 +22,17 @@ code: only an allow-list passes (``table_allow.json``, the same file the page's
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rankcards.web._allow import allow_module_text, parse_bounded, read_allow_list
+
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 ALLOW_FILE = Path(__file__).with_name("table_allow.json")
 
-_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _SPACE = re.compile(r"[\t\n\f\r ]+")  # HTML's class separators: ASCII whitespace only
 
 
@@ -40,16 +40,12 @@ _SPACE = re.compile(r"[\t\n\f\r ]+")  # HTML's class separators: ASCII whitespac
 def allow_list() -> dict[str, Any]:
     """The shared allow-list: ``elements``, ``void``, ``attributes`` (name -> rule),
     ``max_length``."""
-    data: dict[str, Any] = json.loads(ALLOW_FILE.read_text(encoding="utf-8"))
-    return data
+    return read_allow_list(ALLOW_FILE)
 
 
 def allow_module() -> str:
     """The allow-list as the ES module ``table_sanitize.js`` imports (``table_allow.js``)."""
-    return (
-        "// Written by rankcards.web.write_assets from table_allow.json: what a table may hold.\n"
-        f"export default {json.dumps(allow_list())};\n"
-    )
+    return allow_module_text(ALLOW_FILE, "a table may hold", allow_list())
 
 
 def allowed_value(name: str, value: str) -> str | None:
@@ -128,13 +124,8 @@ def sanitize_table(markup: str) -> str | None:
     >>> sanitize_table("<div>not a table</div>") is None
     True
     """
-    if len(markup) > allow_list()["max_length"] or _DTD.search(markup):
-        return None
-    try:
-        root = ET.fromstring(markup)
-    except ET.ParseError:
-        return None
-    if _local(root.tag) != "table":
+    root = parse_bounded(markup, allow_list()["max_length"])
+    if root is None or _local(root.tag) != "table":
         return None
     out: list[str] = []
     _clean(root, out)
