@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import unittest
 from collections.abc import Callable, Iterator
@@ -77,3 +78,21 @@ def table(cases: list[tuple[object, ...]], check: Callable[..., None]) -> None:
             check(*case)
         except AssertionError as error:
             raise AssertionError(f"case {case!r}: {error}") from None
+
+
+def run_cli(capsys: Any, *argv: str, command: str) -> tuple[int, str, str]:
+    """``rankcards COMMAND ARGV...`` in process: its exit status, standard output and error
+    (``capsys``: pytest's fixture)."""
+    from rankcards.cli import main  # not in the archive the page ships: imported on use
+
+    status = main([command, *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def run_json(capsys: Any, *argv: str, command: str) -> Any:
+    """``rankcards COMMAND ARGV... --format json``: its parsed output, once it exited 0 with
+    nothing on standard error."""
+    status, out, err = run_cli(capsys, *argv, "--format", "json", command=command)
+    assert status == 0 and err == "", err
+    return json.loads(out)

@@ -8,9 +8,11 @@ import json
 import math
 import random
 import warnings
+from functools import partial
 from pathlib import Path
 
 import pytest
+from metrics_support import run_cli, run_json
 
 from ci_gate import require_module
 from rankcards.cli import main
@@ -37,16 +39,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     return {name: str(tmp_path / name) for name in texts}
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["agree", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
-    status, out, err = _run(capsys, *argv, "--format", "json")
-    assert status == 0 and err == "", err
-    return json.loads(out)
+_run = partial(run_cli, command="agree")  # (capsys, *argv) -> (status, out, err)
+_json = partial(run_json, command="agree")  # (capsys, *argv) -> the JSON it printed
 
 
 def test_json_counts_pairs_and_tabulates_grades(files: dict[str, str], capsys) -> None:

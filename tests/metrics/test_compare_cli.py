@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
-import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+from metrics_support import run_cli, run_json
 
 from rankcards.cli import main
 from rankcards.metrics import _stats
@@ -34,16 +35,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     return {name: str(path) for name, path in paths.items()}
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["compare", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
-    status, out, err = _run(capsys, *argv, "--format", "json")
-    assert status == 0 and err == "", err
-    return json.loads(out)
+_run = partial(run_cli, command="compare")  # (capsys, *argv) -> (status, out, err)
+_json = partial(run_json, command="compare")  # (capsys, *argv) -> the JSON it printed
 
 
 def test_json_has_the_documented_keys_and_numbers(files: dict[str, str], capsys) -> None:

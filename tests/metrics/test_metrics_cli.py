@@ -5,11 +5,12 @@ from __future__ import annotations
 import gzip
 import io
 import json
+from functools import partial
 from math import log2
 from pathlib import Path
 
 import pytest
-from metrics_support import record_whole_run_readings
+from metrics_support import record_whole_run_readings, run_cli
 
 from rankcards.cli import main
 from rankcards.metrics import _parts
@@ -27,10 +28,7 @@ def files(tmp_path: Path) -> tuple[str, str]:
     return str(qrels), str(run)
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["eval", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+_run = partial(run_cli, command="eval")  # (capsys, *argv) -> (status, out, err)
 
 
 def test_default_measures_trec_format(files: tuple[str, str], capsys) -> None:
