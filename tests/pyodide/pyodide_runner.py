@@ -13,8 +13,8 @@ import json
 import os
 import pkgutil
 import sys
-import traceback
-import unittest
+
+from _inside import call_tests
 
 # Modules of tests/metrics that need nothing beyond the standard library.
 MODULES = (
@@ -48,18 +48,12 @@ def main(tests_dir: str, reference_dir: str) -> str:
     passed = skipped = 0
     ran: list[str] = []  # the tests that passed, by name
     for name in MODULES:
-        module = importlib.import_module(name)
-        for attribute in sorted(vars(module)):
-            test = getattr(module, attribute)
-            if not attribute.startswith("test_") or not callable(test):
-                continue
-            try:
-                test()
-            except unittest.SkipTest as reason:
+        for attribute, outcome, detail in call_tests(importlib.import_module(name), skips=True):
+            if outcome == "skipped":
                 skipped += 1
-                summary.setdefault("skip_reasons", []).append(f"{name}.{attribute}: {reason}")  # type: ignore[union-attr]
-            except Exception:  # a failing test of any kind is reported, not raised
-                failures.append(f"{name}.{attribute}: {traceback.format_exc(limit=-2)}")
+                summary.setdefault("skip_reasons", []).append(f"{name}.{attribute}: {detail}")  # type: ignore[union-attr]
+            elif outcome == "failed":
+                failures.append(f"{name}.{attribute}: {detail}")
             else:
                 passed += 1
                 ran.append(f"{name}.{attribute}")
