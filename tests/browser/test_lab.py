@@ -133,7 +133,7 @@ def test_slider_marking_conventions_and_view_buttons_show_the_module_numbers(
     page.locator(DEMO).scroll_into_view_if_needed()
     page.wait_for_function(READY, timeout=120_000)
     page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
-    # the worker's first view is the build-time view (what test_demo_all checks on every card)
+    # the worker's first view is the build-time view (what test_every_card_page checks)
     assert page.locator(f"{DEMO} [data-rc-view]").inner_html() == built_html
 
     # 1. the K slider, to 2

@@ -1,0 +1,178 @@
+"""Every card page of the built site, in real Chromium, in both languages: its example is
+enhanced with the toolbar in the page's language, the runtime is ready with the package's
+version, its demo's view as the worker computes it for the initial state is exactly the
+build-time view (one renderer), the demo's first control changes that view, and nothing is
+logged as an error.
+
+One visit per page, in one tab per language, as a reader goes from card to card: the first page
+is loaded and boots the runtime, every other one is reached by Material's instant navigation,
+which keeps the booted runtime (so each page costs its own work, not a Pyodide boot: the suite
+grows by one instant navigation a card). The build-time view is read from the page's HTML as
+served (what a reader without JavaScript sees), so it does not matter that the demo may compute
+its live view before the test looks. A view with measured values (``data-rc-volatile``:
+timings, throughput) is held to its deterministic numbers only, since its drawing follows the
+measurements. An example-bound demo's view is its example: tests/browser/test_bound_demos.py and
+test_bound_every_card.py move those.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rankcards
+
+pytestmark = pytest.mark.browser
+
+DEMO = "section[data-rc-demo]"
+EXAMPLE = "[data-rc-example][data-rc-enhanced]"
+NAMES = {
+    "en": ["Run", "Stop", "Reset", "Copy", "Share with code"],
+    "es": ["Ejecutar", "Detener", "Restablecer", "Copiar", "Compartir con el código"],
+}
+
+# A click on a link, as a reader's: Material's instant navigation takes it (the same JS realm
+# goes on, which the test checks with a marker on window). The page's current example and demo
+# are marked first, so the next page's are told from them.
+_GO = """(url) => {
+  for (const node of document.querySelectorAll("[data-rc-example], section[data-rc-demo]")) {
+    node.dataset.rcLeft = "";
+  }
+  const link = document.createElement("a");
+  link.href = url;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}"""
+
+# The demo's view and its deterministic numbers, as the page's HTML holds them before any script.
+_BUILT = """async ([url, demo]) => {
+  const html = await (await fetch(url)).text();
+  const view = new DOMParser().parseFromString(html, "text/html")
+    .querySelector(`${demo} [data-rc-view]`);
+  if (!view) return null;
+  const fixed = [...view.querySelectorAll("[data-metric]:not([data-rc-volatile])")]
+    .map((e) => [e.dataset.metric, e.dataset.value]);
+  return {html: view.innerHTML, fixed};
+}"""
+
+_LIVE_FIXED = f"""() => [...document.querySelectorAll(
+  '{DEMO} [data-rc-view] [data-metric]:not([data-rc-volatile])')]
+  .map((e) => [e.dataset.metric, e.dataset.value])"""
+
+
+def _card_pages(examples: list[Any], lang: str) -> list[str]:
+    return list(dict.fromkeys(e.url for e in examples if e.lang == lang))
+
+
+def _arrive(page: Any, url: str) -> None:
+    """Wait for the page at ``url``: its own example enhanced (not the one left behind)."""
+    page.wait_for_url(url)
+    page.wait_for_selector(f"{EXAMPLE}:not([data-rc-left])", state="attached")
+
+
+def _mark_view(page: Any) -> None:
+    """Remember the view as it is now: its markup, and a mark on the nodes on screen."""
+    page.eval_on_selector(
+        f"{DEMO} [data-rc-view]",
+        "view => { view.dataset.rcBefore = view.innerHTML;"
+        " for (const node of view.children) node.rcOld = true; }",
+    )
+
+
+def _wait_for_a_new_view(page: Any) -> None:
+    """Wait until the worker's answer replaced the view with different markup (a view left in
+    place, or recomputed unchanged, never satisfies it)."""
+    page.wait_for_function(
+        f"""() => {{
+          const demo = document.querySelector('{DEMO}');
+          const view = demo.querySelector('[data-rc-view]');
+          return demo.dataset.rcState === 'live' && view.children.length > 0
+            && ![...view.children].some((node) => node.rcOld)
+            && view.innerHTML !== view.dataset.rcBefore;
+        }}""",
+        timeout=60_000,
+    )
+
+
+def _move_first_control(page: Any) -> None:
+    """Move the demo's first control away from where it is (a slider at its maximum goes to its
+    minimum): a control that changes nothing proves nothing."""
+    control = page.locator(f"{DEMO} [data-rc-kind]").first
+    kind = control.get_attribute("data-rc-kind")
+    if kind == "slider":
+        control.focus()
+        at_max = control.input_value() == control.get_attribute("max")
+        page.keyboard.press("Home" if at_max else "End")
+    elif kind == "toggle":
+        control.check() if not control.is_checked() else control.uncheck()
+    elif kind == "select":
+        values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
+        current = control.input_value()
+        control.select_option(values[0] if current == values[-1] else values[-1])
+    else:
+        control.locator("[data-rc-doc]").first.click()
+
+
+def _demo_pages(site: Path, lang: str) -> list[str]:
+    """Pages of ``lang`` with a demo that has a view of its own (not bound to its example)."""
+    found = []
+    for path in sorted((site / lang).glob("*/index.html")):
+        html = path.read_text(encoding="utf-8")
+        if "data-rc-demo" in html and "data-rc-bound" not in html:
+            found.append(path.parent.relative_to(site).as_posix() + "/")
+    return found
+
+
+def _check_demo(page: Any, url: str) -> bool:
+    """Check the page's demo if it has a view of its own; whether it had."""
+    built = page.evaluate(_BUILT, [url, f"{DEMO}:not([data-rc-bound])"])
+    if built is None:  # an example-bound demo: its example is its view
+        return False
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(
+        f"document.querySelector('{DEMO}').dataset.rcState === 'live'", timeout=60_000
+    )
+    assert dict(page.evaluate(_LIVE_FIXED)) == dict(built["fixed"]), url
+    if "data-rc-volatile" not in built["html"]:  # measured numbers (and their drawings) vary
+        assert page.inner_html(f"{DEMO} [data-rc-view]") == built["html"], url
+    _mark_view(page)
+    _move_first_control(page)
+    _wait_for_a_new_view(page)  # fails (times out) if the control changed nothing on screen
+    assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden(), url
+    return True
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_card_page_mounts_its_example_and_computes_its_demo_live(
+    page, site_server, built_site, examples, lang
+):
+    pages = _card_pages(examples, lang)
+    assert len(pages) >= 40 and any(url.endswith("/mrr/") for url in pages), pages
+    page.goto(site_server + pages[0])
+    page.locator(EXAMPLE).first.scroll_into_view_if_needed()  # examples boot the runtime
+    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'")
+    page.evaluate("window.rcSameRealm = true")
+    demos = []
+    for index, url in enumerate(pages):
+        if index:
+            page.evaluate(_GO, site_server + url)
+            _arrive(page, site_server + url)
+        block = page.locator(f"{EXAMPLE}:not([data-rc-left])").first
+        names = [b.inner_text() for b in block.locator("[data-rc-toolbar] button").all()]
+        assert names == NAMES[lang], url
+        assert page.evaluate("document.documentElement.dataset.runtime") == "ready", url
+        assert page.evaluate("document.documentElement.dataset.runtimeVersion") == (
+            rankcards.__version__
+        ), url
+        if _check_demo(page, site_server + url):
+            demos.append(url)
+        assert page.console_errors == [], url
+    assert demos == _demo_pages(built_site, lang)  # every demo with a view of its own, checked
+    assert page.evaluate("window.rcSameRealm"), "a page was loaded, not reached instantly"
+    boots = page.evaluate(
+        f"import('{site_server}assets/rankcards/runtime.js').then((m) => m.runtime.boots)"
+    )
+    assert boots == 1, "the runtime booted again on the way"
