@@ -30,7 +30,10 @@ READY = "document.documentElement.dataset.runtime === 'ready'"
 def _open(page: Any, base: str, example: Any) -> None:
     """Open the example's page, expose the runtime as ``window.rt`` and wait until it is ready."""
     page.goto(base + example.url)
-    page.evaluate(f"import('{base}{RUNTIME}').then(m => {{ window.rt = m.runtime; }})")
+    page.evaluate(
+        f"import('{base}{RUNTIME}')"
+        ".then(m => { window.rt = m.runtime; window.rcGraceMs = m.INTERRUPT_GRACE_MS; })"
+    )
     page.evaluate("rt.ensure()")
     page.wait_for_function(READY)
 
@@ -195,16 +198,29 @@ RACE_HELPERS = """() => {
         while (performance.now() < until) {}
     };
     window.demoCall = () => rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
-    window.slowCall = (relevant) =>  // over 400 ms here
+    window.slowSize = 300000;  // sized by _open_for_races to outlast the grace period
+    window.slowCall = (relevant) =>
         rt.call("rankcards.metrics:mean_reciprocal_rank",
-                [Array(300000).fill(["a", "b"]), Array(300000).fill([relevant])]);
+                [Array(slowSize).fill(["a", "b"]), Array(slowSize).fill([relevant])]);
     window.outcome = (call) => call.catch((error) => `rejected: ${error.message}`);
+}"""
+
+
+# The slow call lasts at least twice the runtime's grace period on the machine at hand: timed
+# once, then made longer in proportion.
+_SIZE_SLOW_CALL = """async () => {
+    const started = performance.now();
+    await slowCall("a");
+    const ms = performance.now() - started;
+    slowSize = Math.ceil(slowSize * Math.max(1, (2 * rcGraceMs) / ms));
+    return ms;
 }"""
 
 
 def _open_for_races(page: Any, base: str, examples: list[Any]) -> None:
     _open(page, base, _first(examples))
     page.evaluate(RACE_HELPERS)
+    page.evaluate(_SIZE_SLOW_CALL)
 
 
 def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated_server, examples):
@@ -296,8 +312,8 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
                 if (call) return;
                 // The call is sent after a few microtasks (call() awaits the runtime first);
                 // so is the Stop, still before the page can hear of the run's end. The run has
-                // ended at once, and the call, over 400 ms long (see the slow call's test
-                // below), is in Python when the Stop comes.
+                // ended at once, and the call, twice the grace period long (see
+                // _open_for_races), is in Python when the Stop comes.
                 call = slowCall("b");
                 for (let hop = 0; hop < 10; hop++) await null;
                 busy(busyMs);
@@ -329,7 +345,7 @@ def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(page, isolated
                 // the call must still be pending when the grace period ends, or the test would
                 // prove nothing (the fix is about a call outlasting it).
                 let settled = false;
-                setTimeout(() => { window.rcPendingAtGrace = !settled; }, 400);
+                setTimeout(() => { window.rcPendingAtGrace = !settled; }, rcGraceMs);
                 const value = await outcome(call);
                 settled = true;
                 resolve({reason: run.reason, value, boots: rt.boots});

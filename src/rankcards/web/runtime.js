@@ -57,7 +57,11 @@ import { interruptBuffer, signalStop } from "./interrupt.js";
 const EVENT = "rankcards:runtime";
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const DEFAULT_TIMEOUT_MS = 10_000;
-const INTERRUPT_GRACE_MS = 400;
+// How long a Stop waits for Python to take its KeyboardInterrupt before the worker is replaced.
+// Python reads the signal within milliseconds when it can run, but a busy phone (or two
+// browsers on two cores) can hold the worker's thread for hundreds: a restart then costs the
+// reader a whole boot where waiting a little longer costs nothing. Exported for the tests.
+export const INTERRUPT_GRACE_MS = 1000;
 const SEARCH_CHANNEL = "rankcards:search"; // see search_gate.js
 
 class Runtime {
