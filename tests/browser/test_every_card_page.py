@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from instant import visit_each
 
 import rankcards
 
@@ -32,20 +33,6 @@ NAMES = {
     "en": ["Run", "Stop", "Reset", "Copy", "Share with code"],
     "es": ["Ejecutar", "Detener", "Restablecer", "Copiar", "Compartir con el código"],
 }
-
-# A click on a link, as a reader's: Material's instant navigation takes it (the same JS realm
-# goes on, which the test checks with a marker on window). The page's current example and demo
-# are marked first, so the next page's are told from them.
-_GO = """(url) => {
-  for (const node of document.querySelectorAll("[data-rc-example], section[data-rc-demo]")) {
-    node.dataset.rcLeft = "";
-  }
-  const link = document.createElement("a");
-  link.href = url;
-  document.body.append(link);
-  link.click();
-  link.remove();
-}"""
 
 # The demo's view and its deterministic numbers, as the page's HTML holds them before any script.
 _BUILT = """async ([url, demo]) => {
@@ -65,12 +52,6 @@ _LIVE_FIXED = f"""() => [...document.querySelectorAll(
 
 def _card_pages(examples: list[Any], lang: str) -> list[str]:
     return list(dict.fromkeys(e.url for e in examples if e.lang == lang))
-
-
-def _arrive(page: Any, url: str) -> None:
-    """Wait for the page at ``url``: its own example enhanced (not the one left behind)."""
-    page.wait_for_url(url)
-    page.wait_for_selector(f"{EXAMPLE}:not([data-rc-left])", state="attached")
 
 
 def _mark_view(page: Any) -> None:
@@ -151,15 +132,11 @@ def test_every_card_page_mounts_its_example_and_computes_its_demo_live(
 ):
     pages = _card_pages(examples, lang)
     assert len(pages) >= 40 and any(url.endswith("/mrr/") for url in pages), pages
-    page.goto(site_server + pages[0])
-    page.locator(EXAMPLE).first.scroll_into_view_if_needed()  # examples boot the runtime
-    page.wait_for_function("document.documentElement.dataset.runtime === 'ready'")
-    page.evaluate("window.rcSameRealm = true")
     demos = []
-    for index, url in enumerate(pages):
-        if index:
-            page.evaluate(_GO, site_server + url)
-            _arrive(page, site_server + url)
+    for url in visit_each(page, site_server, pages):
+        page.wait_for_selector(f"{EXAMPLE}:not([data-rc-left])", state="attached")
+        page.locator(EXAMPLE).first.scroll_into_view_if_needed()  # examples boot the runtime
+        page.wait_for_function("document.documentElement.dataset.runtime === 'ready'")
         block = page.locator(f"{EXAMPLE}:not([data-rc-left])").first
         names = [b.inner_text() for b in block.locator("[data-rc-toolbar] button").all()]
         assert names == NAMES[lang], url
@@ -171,7 +148,6 @@ def test_every_card_page_mounts_its_example_and_computes_its_demo_live(
             demos.append(url)
         assert page.console_errors == [], url
     assert demos == _demo_pages(built_site, lang)  # every demo with a view of its own, checked
-    assert page.evaluate("window.rcSameRealm"), "a page was loaded, not reached instantly"
     boots = page.evaluate(
         f"import('{site_server}assets/rankcards/runtime.js').then((m) => m.runtime.boots)"
     )

@@ -1,0 +1,51 @@
+"""Going from page to page as a reader does: Material's instant navigation.
+
+A click on a link to a page of the site swaps the page's content without a reload: the page's
+scripts, styles, the booted runtime and the browser's layout of the theme stay. Tests that check
+something on every page (rather than the first load of one) go from page to page this way: each
+page then costs its own work, not the theme's start-up and a Pyodide boot. Material navigates
+instantly within one language only (it looks the page up in that language's sitemap), so the
+first page of each language is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+# The content left behind is marked first (Material replaces it), so the next page's is told
+# from it; then a link is clicked, as a reader's click: Material takes it.
+_GO = """(url) => {
+  const shown = "article, [data-rc-example], section[data-rc-demo]";
+  for (const node of document.querySelectorAll(shown)) node.dataset.rcLeft = "";
+  const link = document.createElement("a");
+  link.href = url;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}"""
+
+# Set on a loaded page: still there after every instant navigation (the same JS realm).
+_MARK_REALM = "window.rcSameRealm = true"
+
+
+def go_instantly(page: Any, url: str) -> None:
+    """Go to ``url`` by Material's instant navigation and wait for its content."""
+    page.evaluate(_GO, url)
+    page.wait_for_url(url)
+    page.wait_for_selector("article:not([data-rc-left])", state="attached")
+    assert page.evaluate("window.rcSameRealm === true"), f"{url} was loaded, not reached instantly"
+
+
+def visit_each(page: Any, base: str, paths: Iterable[str]) -> Iterator[str]:
+    """Show each of ``paths`` (site-relative, ``en/mrr/``) in ``page`` and yield it: the first
+    of each language loaded, the others reached by instant navigation."""
+    language = None
+    for path in paths:
+        if path.split("/", 1)[0] != language:
+            language = path.split("/", 1)[0]
+            page.goto(base + path)
+            page.evaluate(_MARK_REALM)
+        else:
+            go_instantly(page, base + path)
+        yield path
