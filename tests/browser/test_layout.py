@@ -3,7 +3,9 @@ visible cue: display formulas too); laptop width: a demo's tables fit its box; t
 card's difference chart has a legible y axis at both widths.
 
 The phone-width checks of every page (page width, demo fit, formula cues) share one visit per
-page (``phone_visits``, one browser context for the module) rather than one visit per check.
+page (``phone_visits``, one browser context for the module) rather than one visit per check;
+the visits go from page to page by instant navigation (tests/browser/instant.py), as a reader
+does, rather than loading each page.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from instant import visit_each
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -180,11 +183,10 @@ def phone_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[d
     page = context.new_page()
     page.set_default_timeout(30_000)
     visits: dict[str, dict[str, Any]] = {}
-    for path in sorted({*_pages(built_site), *demos, *cards}):
-        page.goto(f"{site_server}{path}")
+    for path in visit_each(page, site_server, sorted({*_pages(built_site), *demos, *cards})):
         visit: dict[str, Any] = {"width": page.evaluate("document.documentElement.scrollWidth")}
         if path in demos:
-            section = page.locator("section[data-rc-demo]").first
+            section = page.locator("section[data-rc-demo]:not([data-rc-left])").first
             visit["demo"] = [
                 *section.evaluate(_HIDDEN_OVERFLOW),
                 *section.evaluate(_CUT_TABLES),
@@ -229,9 +231,8 @@ def test_every_demo_table_fits_its_box_on_a_laptop(
     page.set_viewport_size({"width": 1280, "height": 800})
     found: dict[str, list[str]] = {}
     tables = 0
-    for path in _demo_pages(built_site):
-        page.goto(f"{site_server}{path}")
-        section = page.locator("section[data-rc-demo]").first
+    for path in visit_each(page, site_server, _demo_pages(built_site)):
+        section = page.locator("section[data-rc-demo]:not([data-rc-left])").first
         tables += section.locator("table").count()
         problems = section.evaluate(_TABLES_FIT)
         if problems:
