@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from demo_helpers import RESTORED, link_value
+from instant import visit_each
 
 from rankcards.runner import without_measured
 from rankcards.viz.bound import find_bindings, literal_text, rewrite
@@ -97,6 +98,12 @@ def _card_source(slug: str, lang: str) -> str:
 
 def _open(page: Any, url: str) -> None:
     page.goto(url)
+    _ready(page)
+
+
+def _ready(page: Any) -> None:
+    """Wait until the page's bound demo and its example are live (the runtime boots once the
+    demo is near the screen)."""
     page.locator(DEMO).scroll_into_view_if_needed()
     page.wait_for_function(READY, timeout=90_000)
     page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]", timeout=30_000)
@@ -161,28 +168,33 @@ MOVED = [(slug, lang) for slug in PROOF for lang in ("en", "es")] + [
 ]
 
 
-@pytest.mark.parametrize(("slug", "lang"), MOVED)
-def test_a_control_rewrites_its_literal_and_the_output_follows(page, site_server, slug, lang):
-    _open(page, f"{site_server}{lang}/{slug}/")
-    original = _card_source(slug, lang)
-    assert _code(page, site_server) == original
-    built = _view(page)
-    assert built["output"].strip()
-    name, value, seen = MOVES[slug]
-    default = find_bindings(original, [name])[0][name].value
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_control_rewrites_its_literal_and_the_output_follows(page, site_server, lang):
+    """The cards of MOVED in ``lang``, one tab going from card to card by instant navigation
+    (tests/browser/instant.py): one runtime boot for all of them."""
+    slugs = [slug for slug, moved_lang in MOVED if moved_lang == lang]
+    for path in visit_each(page, site_server, [f"{lang}/{slug}/" for slug in slugs]):
+        slug = path.split("/")[1]
+        _ready(page)
+        original = _card_source(slug, lang)
+        assert _code(page, site_server) == original, slug
+        built = _view(page)
+        assert built["output"].strip(), slug
+        name, value, seen = MOVES[slug]
+        default = find_bindings(original, [name])[0][name].value
 
-    _after_run(page, lambda: _slide(page, name, value))
-    assert _code(page, site_server) == _rewritten(original, name, value)  # only the literal
-    moved = _view(page)
-    assert moved != built
-    assert seen[lang] in moved["output"] + moved["tables"]
-    assert "Traceback" not in moved["output"]
+        _after_run(page, lambda name=name, value=value: _slide(page, name, value))
+        assert _code(page, site_server) == _rewritten(original, name, value), slug  # the literal
+        moved = _view(page)
+        assert moved != built, slug
+        assert seen[lang] in moved["output"] + moved["tables"], slug
+        assert "Traceback" not in moved["output"], slug
 
-    # Back to the card's value: the live view is the build-time view, exactly.
-    _after_run(page, lambda: _slide(page, name, default))
-    assert _code(page, site_server) == original
-    assert _view(page) == built
-    assert page.console_errors == []
+        # Back to the card's value: the live view is the build-time view, exactly.
+        _after_run(page, lambda name=name, default=default: _slide(page, name, default))
+        assert _code(page, site_server) == original, slug
+        assert _view(page) == built, slug
+        assert page.console_errors == [], slug
 
 
 def test_the_run_button_on_the_cards_code_gives_the_build_time_view(page, site_server):
