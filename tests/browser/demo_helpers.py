@@ -67,3 +67,22 @@ def console_errors(page: Any) -> list[str]:
 def link_value(value: Any) -> str:
     """``value`` as a shared link's ``#demo=`` parameter (base64url JSON, unpadded)."""
     return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+
+def move_first_control(page: Any, demo: str = DEMO) -> None:
+    """Move the first control of the page's ``demo`` away from where it is (a slider at its
+    maximum goes to its minimum, a select at its last option to its first): a control that
+    changes nothing proves nothing."""
+    control = page.locator(f"{demo} [data-rc-kind]").first
+    kind = control.get_attribute("data-rc-kind")
+    if kind == "slider":
+        control.focus()
+        at_max = control.input_value() == control.get_attribute("max")
+        page.keyboard.press("Home" if at_max else "End")
+    elif kind == "toggle":
+        control.uncheck() if control.is_checked() else control.check()
+    elif kind == "select":
+        values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
+        control.select_option(values[0] if control.input_value() == values[-1] else values[-1])
+    else:
+        control.locator("[data-rc-doc]").first.click()

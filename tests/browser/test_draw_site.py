@@ -64,6 +64,11 @@ def test_note_over_a_live_visualizer_persists_and_does_not_block_it(page, site_s
     page.reload()
     page.wait_for_selector(".rc-draw-layer .rc-draw-stroke", state="attached")
     assert _stored(page)["/es/mrr/"] == [stroke]
+    # Where the reader sees it: once the page is as it was drawn on (the demo live again), not
+    # while the page above the demo is still being enhanced.
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")
     path = page.locator(".rc-draw-layer .rc-draw-stroke").bounding_box()
     box = page.locator(FIRST_DOC).first.bounding_box()
     assert path is not None and box is not None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from demo_helpers import move_first_control
 from instant import visit_each
 
 import rankcards
@@ -78,25 +79,6 @@ def _wait_for_a_new_view(page: Any) -> None:
     )
 
 
-def _move_first_control(page: Any) -> None:
-    """Move the demo's first control away from where it is (a slider at its maximum goes to its
-    minimum): a control that changes nothing proves nothing."""
-    control = page.locator(f"{DEMO} [data-rc-kind]").first
-    kind = control.get_attribute("data-rc-kind")
-    if kind == "slider":
-        control.focus()
-        at_max = control.input_value() == control.get_attribute("max")
-        page.keyboard.press("Home" if at_max else "End")
-    elif kind == "toggle":
-        control.check() if not control.is_checked() else control.uncheck()
-    elif kind == "select":
-        values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
-        current = control.input_value()
-        control.select_option(values[0] if current == values[-1] else values[-1])
-    else:
-        control.locator("[data-rc-doc]").first.click()
-
-
 def _demo_pages(site: Path, lang: str) -> list[str]:
     """Pages of ``lang`` with a demo that has a view of its own (not bound to its example)."""
     found = []
@@ -120,7 +102,7 @@ def _check_demo(page: Any, url: str) -> bool:
     if "data-rc-volatile" not in built["html"]:  # measured numbers (and their drawings) vary
         assert page.inner_html(f"{DEMO} [data-rc-view]") == built["html"], url
     _mark_view(page)
-    _move_first_control(page)
+    move_first_control(page)
     _wait_for_a_new_view(page)  # fails (times out) if the control changed nothing on screen
     assert page.locator(f"{DEMO} [data-rc-demo-error]").is_hidden(), url
     return True

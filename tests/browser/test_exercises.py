@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from rankcards import exercises
 
@@ -49,9 +50,15 @@ def _answer(page: Any, block: Any, code: str) -> None:
 
 
 def _check(page: Any, block: Any, state: str) -> Any:
-    block.locator(".rc-exercise__button--check").click()
-    result = block.locator(f"[data-rc-exercise-result][data-state={state}]")
-    result.wait_for(timeout=CHECK_MS)
+    """Press Check and wait for its result (any of pass, fail, error: a wrong one fails here
+    with its text, not as a time-out); it must be ``state``."""
+    check = block.locator(".rc-exercise__button--check")
+    expect(check).to_be_enabled()  # a press on a disabled Check is ignored
+    check.click()  # marks the exercise running at once, until its result is shown
+    page.wait_for_selector("[data-rc-exercise]:not([data-rc-running])", timeout=CHECK_MS)
+    result = block.locator("[data-rc-exercise-result]")
+    shown = result.get_attribute("data-state")
+    assert shown == state, f"{shown}: {result.inner_text()}"
     return result
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from demo_helpers import move_first_control
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -54,19 +55,7 @@ def _change_a_control(page: Any) -> None:
         f"() => {{ window.__updated = new Promise(r => document.querySelector('{DEMO}')"
         ".addEventListener('rankcards:demo', r, {once: true})); }"
     )
-    control = page.locator(f"{DEMO} [data-rc-kind]").first
-    kind = control.get_attribute("data-rc-kind")
-    if kind == "slider":
-        control.focus()
-        at_max = control.input_value() == control.get_attribute("max")
-        page.keyboard.press("Home" if at_max else "End")
-    elif kind == "toggle":
-        control.uncheck() if control.is_checked() else control.check()
-    elif kind == "select":
-        values = control.locator("option").evaluate_all("os => os.map(o => o.value)")
-        control.select_option(values[0] if control.input_value() == values[-1] else values[-1])
-    else:
-        control.locator("[data-rc-doc]").first.click()
+    move_first_control(page, DEMO)
     page.wait_for_function("window.__updated.then(() => true)")
 
 
