@@ -38,6 +38,15 @@ LAUNCH_ARGS = [
 ]
 
 
+def pages_with(site: Path, marker: str) -> list[str]:
+    """Site-relative paths (``en/mrr/``), sorted, of the built pages whose HTML holds ``marker``."""
+    return sorted(
+        path.parent.relative_to(site).as_posix() + "/"
+        for path in site.rglob("index.html")
+        if marker in path.read_text(encoding="utf-8")
+    )
+
+
 def find_chromium() -> str | None:
     """The Chromium binary to drive: ``$RANKCARDS_CHROMIUM`` first, then the usual names."""
     configured = os.environ.get("RANKCARDS_CHROMIUM")

@@ -122,7 +122,6 @@ def test_every_card_page_mounts_its_example_and_computes_its_demo_live(
         block = page.locator(f"{EXAMPLE}:not([data-rc-left])").first
         names = [b.inner_text() for b in block.locator("[data-rc-toolbar] button").all()]
         assert names == NAMES[lang], url
-        assert page.evaluate("document.documentElement.dataset.runtime") == "ready", url
         assert page.evaluate("document.documentElement.dataset.runtimeVersion") == (
             rankcards.__version__
         ), url

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from instant import visit_each
+from static_site import pages_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -36,11 +37,7 @@ def test_no_page_overflows_a_phone_screen(
 
 def _demo_pages(site: Path) -> list[str]:
     """Every page with a card demo, both languages."""
-    return sorted(
-        path.parent.relative_to(site).as_posix() + "/"
-        for path in site.rglob("index.html")
-        if "data-rc-demo" in path.read_text(encoding="utf-8")
-    )
+    return pages_with(site, "data-rc-demo")
 
 
 # Every element of the demo that sticks out of the demo's box without a visible way to see it:
@@ -145,11 +142,7 @@ def test_each_ranked_item_shows_its_rank_and_relevance(page: Any, site_server: s
 
 def _card_pages(site: Path) -> list[str]:
     """Every card page, both languages."""
-    return sorted(
-        path.parent.relative_to(site).as_posix() + "/"
-        for path in site.rglob("index.html")
-        if 'class="rc-card__formula"' in path.read_text(encoding="utf-8")
-    )
+    return pages_with(site, 'class="rc-card__formula"')
 
 
 # Each display formula wider than its box: the box scrolls sideways and shows the shadow cue

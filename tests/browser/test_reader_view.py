@@ -16,19 +16,12 @@ from typing import Any
 
 import pytest
 from instant import visit_each
+from static_site import pages_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 BLOCK = "[data-rc-example][data-rc-enhanced]"
 DEMO = "section[data-rc-demo]"
-
-
-def _pages_with(site: Path, marker: str) -> list[str]:
-    return sorted(
-        path.parent.relative_to(site).as_posix() + "/"
-        for path in site.rglob("index.html")
-        if marker in path.read_text(encoding="utf-8")
-    )
 
 
 def _box(locator: Any) -> dict[str, float]:
@@ -40,7 +33,7 @@ def _box(locator: Any) -> dict[str, float]:
 def test_the_editor_replaces_the_static_code_in_place(
     page: Any, site_server: str, built_site: Path
 ):
-    pages = _pages_with(built_site, "data-rc-example")
+    pages = pages_with(built_site, "data-rc-example")
     assert any(p.startswith("es/") for p in pages) and any(p.startswith("en/") for p in pages)
     page.route("**/assets/pyodide/**", lambda route: route.abort())
     for path in visit_each(page, site_server, pages):
@@ -82,7 +75,7 @@ def test_the_live_region_is_heard_not_seen(page: Any, site_server: str) -> None:
 def test_a_ranked_lists_control_prints_one_help_line(
     page: Any, site_server: str, built_site: Path
 ) -> None:
-    pages = _pages_with(built_site, 'data-rc-kind="ranked-lists"')
+    pages = pages_with(built_site, 'data-rc-kind="ranked-lists"')
     assert len(pages) >= 6, pages  # mrr, hit-rate-at-k, recall-at-k in both languages
     keys = "Alt+↑/↓"
     for path in pages:
