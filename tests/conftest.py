@@ -15,6 +15,12 @@ import pytest
 
 from ci_gate import require_node, skip_or_fail
 
+# ranx, a reference the fusion and bpref tests compare with, is numba-compiled on first call:
+# about 45 s per pytest worker on a fresh clone (its on-disk cache lives in the new venv), for
+# queries of a few documents. Its functions then run as the Python they are written in, the
+# same source and float64 arithmetic. Read when numba is first imported, so it is set here.
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
+
 _REPO_ROOT = Path(__file__).resolve().parents[1]
 TREC_EVAL_DATA = _REPO_ROOT / "tests" / "data" / "trec_eval"
 

@@ -3,7 +3,9 @@
 Reference: ranx 0.3.21, ``ranx/meta/fuse.py`` (``fuse(runs, norm, method, params)``),
 ``ranx/fusion/{rrf,comb_sum,comb_mnz}.py``, ``ranx/normalization/{min_max,zmuv,sum}_norm.py``.
 ranx needs every run to have the same queries, and ranks a run with an unstable argsort, so
-the RRF cases give each run distinct scores within a query (the Comb cases may tie).
+the RRF cases give each run distinct scores within a query (the Comb cases may tie). ranx's
+numba functions run uncompiled here (``NUMBA_DISABLE_JIT``, set in conftest.py: the compile cost
+more than the comparisons).
 """
 
 from __future__ import annotations
