@@ -282,6 +282,7 @@ def test_cancel_while_python_starts_frees_the_page_at_once(page, site_server) ->
     page.goto(f"{site_server}en/evaluate/")
     page.fill('[data-rc-text="qrels"]', "q1 0 a 1\n")
     page.fill('[data-rc-text="run"]', "q1 Q0 a 1 1 t\n")
+    page.wait_for_selector("[data-rc-evaluate-button]:enabled")  # the form's module listens
     # Evaluate, then Cancel while Python is still booting: by the next task the page says so,
     # without waiting for the boot to end
     states = page.evaluate(
@@ -302,3 +303,38 @@ def test_cancel_while_python_starts_frees_the_page_at_once(page, site_server) ->
     assert page.eval_on_selector_all(
         "tr.rc-eval-all td", "cells => cells.map(cell => cell.dataset.value)"
     ) == ["1", "1"]
+
+
+def test_files_chosen_before_the_page_module_loads_are_kept(page, site_server, tmp_path) -> None:
+    """The form's module loads on first use: a reader quicker than it (files chosen, Enter or
+    the button pressed) loses nothing, and the page is not sent to the server and reloaded."""
+    qrels, run, qrels_b = tmp_path / "a.qrels", tmp_path / "mine.run", tmp_path / "b.qrels"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\n")
+    run.write_text("q1 Q0 a 1 2 t\nq2 Q0 x 1 2 t\nq2 Q0 b 2 1 t\n")
+    qrels_b.write_text("q1 0 a 0\nq2 0 b 1\n")
+    held: list[Any] = []
+    page.route("**/assets/rankcards/evaluate.js", lambda route: held.append(route))  # held
+    with page.expect_request("**/assets/rankcards/evaluate.js"):
+        page.goto(f"{site_server}en/evaluate/", wait_until="domcontentloaded")
+    page.evaluate("window.rcNotReloaded = true")
+    page.set_input_files('[data-rc-file="qrels"]', qrels)
+    page.set_input_files('[data-rc-file="run"]', run)
+    page.set_input_files("[data-rc-agree-file]", qrels_b)
+    page.fill("[data-rc-measures]", "RR P@1")
+    for button in ("[data-rc-evaluate-button]", "[data-rc-agree-button]"):
+        assert page.locator(button).is_disabled(), f"{button} pressable before its code listens"
+    page.press("[data-rc-measures]", "Enter")  # a form's implicit submission
+    held[0].continue_()
+    page.wait_for_function(f"document.querySelector('{ROOT}').dataset.rcState === 'idle'")
+    assert page.evaluate("window.rcNotReloaded === true"), "the form was sent: the page reloaded"
+    assert page.text_content('[data-rc-loaded="qrels"]').startswith("a.qrels")
+    assert page.text_content("[data-rc-agree-loaded]") == "b.qrels"
+    _evaluate(page)
+    assert page.eval_on_selector_all("tbody tr", "els => els.map(e => e.dataset.qid)") == [
+        "all",
+        "q1",
+        "q2",
+    ]
+    assert page.eval_on_selector_all(
+        "tr.rc-eval-all td", "cells => cells.map(cell => cell.dataset.value)"
+    ) == [str((1 + 1 / 2) / 2), "0.5"]

@@ -109,6 +109,9 @@ class Evaluator {
     });
     const agree = this.#q("[data-rc-agree]"); // two qrels compared: A is this page's qrels
     if (agree) mountAgreement(agree, { qrels: () => this.#source("qrels"), runs: () => this.#runSources() });
+    // The page's HTML disables it: pressed before this module loaded, the form would have been
+    // sent to the server (a reload that loses the chosen files).
+    this.#q("[data-rc-evaluate-button]").disabled = false;
     root.dataset.rcState = "idle";
   }
 
@@ -120,7 +123,9 @@ class Evaluator {
     const zone = this.#q(`[data-rc-drop="${part}"]`);
     const input = this.#q(`[data-rc-file="${part}"]`);
     const text = this.#q(`[data-rc-text="${part}"]`);
-    input.addEventListener("change", () => input.files[0] && this.#load(part, input.files[0]));
+    const take = () => input.files[0] && this.#load(part, input.files[0]);
+    input.addEventListener("change", take);
+    take(); // a file chosen before this module loaded (it loads on first use) fired no event here
     text.addEventListener("input", () => {
       this.#inputs[part] = null;
       this.#q(`[data-rc-loaded="${part}"]`).textContent = "";
@@ -142,12 +147,14 @@ class Evaluator {
   #bindRuns() {
     const zone = this.#q('[data-rc-drop="run"]');
     const input = this.#q('[data-rc-file="run"]');
-    input.addEventListener("change", () => {
+    const take = () => {
       const chosen = [...input.files].map((file) => ({ name: file.name, blob: file, size: file.size, chosen: true }));
       this.#runs = [...chosen, ...this.#runs.filter((run) => !run.chosen)];
       if (chosen.length) this.#q('[data-rc-text="run"]').value = "";
       this.#showRuns();
-    });
+    };
+    input.addEventListener("change", take);
+    if (input.files.length) take(); // chosen before this module loaded
     zone.addEventListener("dragover", (event) => {
       event.preventDefault();
       zone.classList.add("rc-eval-over");

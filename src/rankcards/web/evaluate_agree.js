@@ -33,7 +33,9 @@ class Agreement {
     this.#t = root.dataset;
     this.#sources = sources;
     const input = this.#q("[data-rc-agree-file]");
-    input.addEventListener("change", () => input.files[0] && this.#load(input.files[0]));
+    const take = () => input.files[0] && this.#load(input.files[0]);
+    input.addEventListener("change", take);
+    take(); // a file chosen before the page's module loaded (on first use) fired no event here
     this.#q("[data-rc-agree-text]").addEventListener("input", () => {
       this.#fileB = null;
       this.#q("[data-rc-agree-loaded]").textContent = "";
@@ -50,7 +52,9 @@ class Agreement {
       const file = event.dataTransfer.files[0];
       if (file) this.#load(file);
     });
-    this.#q("[data-rc-agree-button]").addEventListener("click", () => this.compare());
+    const button = this.#q("[data-rc-agree-button]");
+    button.addEventListener("click", () => this.compare());
+    button.disabled = false; // disabled in the page's HTML until this listens
     root.dataset.rcState = "idle";
   }
 
