@@ -15,6 +15,8 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
 * ``isolated_server`` (session): the same site with COOP/COEP headers (``crossOriginIsolated``).
 * ``browser`` (session) and ``page`` (per test, a fresh context so caches start cold);
   ``page.console_errors`` lists console errors and uncaught page errors seen so far.
+* ``card_tab`` (module): :class:`CardTab`, one tab per language that goes from card to card as
+  a reader does, for tests that check a card's demo rather than a page's first load.
 * ``examples`` (session): every code example of the built site as :class:`Example` (the page's
   site-relative URL, its language, the source and the build-time output read from the HTML).
 
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from instant import go_instantly, visit_each
 from static_site import (
     LAUNCH_ARGS,
     base_url,
@@ -135,10 +138,8 @@ def browser(chromium_path: str) -> Iterator[Any]:
         instance.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    new_page = context.new_page()
+def _watch_console(new_page: Any) -> Any:
+    """Give ``new_page`` its ``console_errors`` list and a 30 s default time-out."""
     errors: list[str] = []
 
     def on_console(message: Any) -> None:
@@ -153,8 +154,48 @@ def page(browser: Any) -> Iterator[Any]:
     new_page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
     new_page.console_errors = errors
     new_page.set_default_timeout(30_000)
-    yield new_page
+    return new_page
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    yield _watch_console(context.new_page())
     context.close()
+
+
+class CardTab:
+    """A reader's tab per language, for a module's tests: each test opens its card from the
+    one the previous test left, by Material's instant navigation (the runtime boots once per
+    language, not once per test). ``open`` returns the page, its console errors cleared."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self._context = browser.new_context()
+        self._base = base
+        self._pages: dict[str, Any] = {}
+
+    def open(self, lang: str, slug: str) -> Any:
+        url = f"{self._base}{lang}/{slug}/"
+        page = self._pages.get(lang)
+        if page is None:
+            page = self._pages[lang] = _watch_console(self._context.new_page())
+            next(visit_each(page, self._base, [f"{lang}/{slug}/"]))
+        else:
+            if page.url.split("#")[0] == url:  # the same card again: leave it first
+                go_instantly(page, f"{self._base}{lang}/glossary/")
+            go_instantly(page, url)
+        page.console_errors.clear()
+        return page
+
+    def close(self) -> None:
+        self._context.close()
+
+
+@pytest.fixture(scope="module")
+def card_tab(browser: Any, site_server: str) -> Iterator[CardTab]:
+    tab = CardTab(browser, site_server)
+    yield tab
+    tab.close()
 
 
 @dataclass(frozen=True)

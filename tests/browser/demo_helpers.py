@@ -30,6 +30,18 @@ RESTORED = {
 def open_demo(page: Any, base: str, lang: str, slug: str, timeout: int = 60_000) -> None:
     """Open a card and wait until its (first) demo is live; ``timeout`` ms for the runtime."""
     page.goto(f"{base}{lang}/{slug}/")
+    _wait_for_live_demo(page, timeout)
+
+
+def open_card_demo(tab: Any, lang: str, slug: str, timeout: int = 60_000) -> Any:
+    """``open_demo`` in a ``card_tab`` (conftest.py): the card reached from the previous one by
+    instant navigation. Returns the tab's page."""
+    page = tab.open(lang, slug)
+    _wait_for_live_demo(page, timeout)
+    return page
+
+
+def _wait_for_live_demo(page: Any, timeout: int) -> None:
     page.locator(DEMO).scroll_into_view_if_needed()
     page.wait_for_function(READY, timeout=timeout)
     page.wait_for_function(f"document.querySelector('{DEMO}').dataset.rcState === 'live'")

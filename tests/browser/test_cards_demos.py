@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from demo_helpers import DEMO, console_errors, open_demo, shown_numbers, state_after
+from demo_helpers import DEMO, console_errors, open_card_demo, shown_numbers, state_after
 
 from rankcards.demos.bm25 import BM25
 from rankcards.demos.gold import load_gold
@@ -29,9 +29,9 @@ def _slide(page: Any, control: str, key: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_hit_rate_slider_shows_the_module_values(page, site_server, lang):
+def test_hit_rate_slider_shows_the_module_values(card_tab, lang):
     """The Hit Rate card's lab (Success@k): each query's hit and the rate, at each k."""
-    open_demo(page, site_server, lang, "hit-rate-at-k")
+    page = open_card_demo(card_tab, lang, "hit-rate-at-k")
     for key in ("Home", "ArrowRight", "End"):
         state = _slide(page, "rc-demo-hit-rate-at-k-k", key)
         for name, value in _toy_values(state, "hit-rate-at-k").items():
@@ -40,8 +40,8 @@ def test_hit_rate_slider_shows_the_module_values(page, site_server, lang):
     assert console_errors(page) == []
 
 
-def test_recall_sliders_move_numerator_and_denominator(page, site_server):
-    open_demo(page, site_server, "en", "recall-at-k")
+def test_recall_sliders_move_numerator_and_denominator(card_tab):
+    page = open_card_demo(card_tab, "en", "recall-at-k")
     _slide(page, "rc-demo-recall-at-k-k", "Home")
     state = _slide(page, "rc-demo-recall-at-k-missed", "ArrowRight")
     assert (state["k"], state["missed"]) == (1, 1)
@@ -82,8 +82,8 @@ def _gold_expected(state: dict[str, Any]) -> dict[str, float]:
     return values
 
 
-def test_gold_dataset_editing_a_judgment_moves_every_metric(page, site_server):
-    open_demo(page, site_server, "en", "gold-dataset")
+def test_gold_dataset_editing_a_judgment_moves_every_metric(card_tab):
+    page = open_card_demo(card_tab, "en", "gold-dataset")
     before = shown_numbers(page)
     # BM25's first result for q16 is a keyword trap judged 0: judge it relevant (0 -> 1).
     button = page.locator(f'{DEMO} [data-system="bm25"] li:first-child button.rc-grade')
@@ -127,9 +127,9 @@ def _assert_gold_view(page: Any, state: dict[str, Any]) -> dict[str, float]:
     return shown
 
 
-def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(page, site_server):
+def test_gold_dataset_query_k_and_seed_controls_show_the_module_values(card_tab):
     """Each of the gold demo's other controls changes what is shown, to the module's values."""
-    open_demo(page, site_server, "en", "gold-dataset")
+    page = open_card_demo(card_tab, "en", "gold-dataset")
     initial = json.loads(page.get_attribute(DEMO, "data-rc-initial"))
     before = _assert_gold_view(page, initial)
     assert initial["query"] != "q05" and initial["k"] > 1 and initial["seed"] != 9
@@ -173,8 +173,8 @@ def _toy_values(state: dict[str, Any], slug: str) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("slug", ["hit-rate-at-k", "recall-at-k"])
-def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(page, site_server, slug):
-    open_demo(page, site_server, "en", slug)
+def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(card_tab, slug):
+    page = open_card_demo(card_tab, "en", slug)
     q4 = f"{DEMO} [data-rc-list='3']"  # q4 retrieves nothing relevant in the toy example
     before = shown_numbers(page)
     # Mark q4's document at rank 2 relevant: q4 gets a hit (and recall) within k.
@@ -198,8 +198,8 @@ def test_ranked_lists_marking_and_moving_a_document_show_the_module_values(page,
     assert console_errors(page) == []
 
 
-def test_index_benchmarking_nprobe_slider_measures_live(page, site_server):
-    open_demo(page, site_server, "es", "index-benchmarking")
+def test_index_benchmarking_nprobe_slider_measures_live(card_tab):
+    page = open_card_demo(card_tab, "es", "index-benchmarking")
     for key, nprobe in (("Home", 1), ("ArrowRight", 2), ("End", 32)):
         state = _slide(page, "rc-demo-index-benchmarking-nprobe", key)
         assert state["nprobe"] == nprobe

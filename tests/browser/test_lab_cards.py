@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from demo_helpers import DEMO, console_errors, open_demo, shown_numbers, state_after
+from demo_helpers import DEMO, console_errors, open_card_demo, shown_numbers, state_after
 
 from rankcards.viz.lab import view
 
@@ -46,9 +46,9 @@ def _slide(page: Any, bind: str, *keys: str) -> dict[str, Any]:
     ],
 )
 def test_a_parameter_slider_moves_the_mean_to_the_module_value(
-    page: Any, site_server: str, slug: str, bind: str, key: str, value: float, measure: str
+    card_tab: Any, slug: str, bind: str, key: str, value: float, measure: str
 ) -> None:
-    open_demo(page, site_server, "en", slug, timeout=120_000)
+    page = open_card_demo(card_tab, "en", slug, timeout=120_000)
     before = shown_numbers(page, "[data-metric][data-value]")["mean"]
     state = _slide(page, bind, key)
     assert state[bind] == value
@@ -60,10 +60,8 @@ def test_a_parameter_slider_moves_the_mean_to_the_module_value(
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_the_pr_curve_redraws_at_the_readers_recall_level(
-    page: Any, site_server: str, lang: str
-) -> None:
-    open_demo(page, site_server, lang, "precision-recall-curve", timeout=120_000)
+def test_the_pr_curve_redraws_at_the_readers_recall_level(card_tab: Any, lang: str) -> None:
+    page = open_card_demo(card_tab, lang, "precision-recall-curve", timeout=120_000)
     level = {"en": "your recall level r = ", "es": "tu nivel de exhaustividad r = "}[lang]
     assert f"{level}0.5" in page.text_content(f"{DEMO} .rc-lab-curve desc")
     state = _slide(page, "param_recall", *["ArrowRight"] * 4)
@@ -75,15 +73,15 @@ def test_the_pr_curve_redraws_at_the_readers_recall_level(
     assert console_errors(page) == []
 
 
-def test_micro_against_macro_and_unjudged_against_judged(page: Any, site_server: str) -> None:
-    open_demo(page, site_server, "es", "averaging-over-queries", timeout=120_000)
+def test_micro_against_macro_and_unjudged_against_judged(card_tab: Any) -> None:
+    page = open_card_demo(card_tab, "es", "averaging-over-queries", timeout=120_000)
     state = state_after(page, page.locator(f'{DEMO} [data-rc-bind="show_micro"]').check)
     shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, "es")
     assert (shown["micro:default"], shown["micro:other"]) == (shown["mean"], 5 / 7)
     assert "micro: recuentos sumados, 5 / 7" in page.text_content(f"{DEMO} .rc-lab-conventions")
 
-    open_demo(page, site_server, "en", "bpref", timeout=120_000)
+    page = open_card_demo(card_tab, "en", "bpref", timeout=120_000)
     state = state_after(page, page.locator(f'{DEMO} [data-rc-bind="show_unjudged"]').check)
     shown = shown_numbers(page, "[data-metric][data-value]")
     assert shown == _module(state, "en")
@@ -93,8 +91,8 @@ def test_micro_against_macro_and_unjudged_against_judged(page: Any, site_server:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_press_cycles_unjudged_zero_one_unjudged(page: Any, site_server: str, lang: str) -> None:
-    open_demo(page, site_server, lang, "judged-at-k", timeout=120_000)
+def test_a_press_cycles_unjudged_zero_one_unjudged(card_tab: Any, lang: str) -> None:
+    page = open_card_demo(card_tab, lang, "judged-at-k", timeout=120_000)
     item = page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="n1"]')
     button = item.locator("[data-rc-doc]")
     words = {
@@ -144,10 +142,8 @@ def _tab_stops_to_the_editor(page: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_rankings_are_one_tab_stop_each_with_arrows_inside(
-    page: Any, site_server: str, lang: str
-) -> None:
-    open_demo(page, site_server, lang, "precision-at-k", timeout=120_000)
+def test_rankings_are_one_tab_stop_each_with_arrows_inside(card_tab: Any, lang: str) -> None:
+    page = open_card_demo(card_tab, lang, "precision-at-k", timeout=120_000)
     page.wait_for_function("!!document.querySelector('.cm-content')", timeout=60_000)
     stops = _tab_stops_to_the_editor(page)
     in_lists = [stop["list"] for stop in stops if stop["list"] is not None]
