@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rankcards.cards import build_cards
 from rankcards.site.generator import generate, template_environment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,9 +30,8 @@ def _card(slug: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def pages() -> dict:
-    cards = build_cards(CARDS)
-    return generate(cards, template_environment(ROOT / "templates"))
+def pages(bundled_cards) -> dict:
+    return generate(bundled_cards, template_environment(ROOT / "templates"))
 
 
 def _check_output() -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rankcards.cards import build_cards, card_files
+from rankcards.cards import card_files
 from rankcards.cards._rules import DRAW_TOOL
 from rankcards.site.generator import generate, template_environment
 
@@ -33,13 +33,8 @@ def _visible(fragment: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def rendered():
-    return build_cards(CARDS)
-
-
-@pytest.fixture(scope="module")
-def pages(rendered) -> dict:
-    return generate(rendered, template_environment(ROOT / "templates"))
+def pages(bundled_cards) -> dict:
+    return generate(bundled_cards, template_environment(ROOT / "templates"))
 
 
 def _section(html: str, start_id: str) -> str:
@@ -51,8 +46,8 @@ def _section(html: str, start_id: str) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_related_cards_show_their_title_and_one_line_summary(rendered, pages, slug, lang):
-    views = {card.card.slug: card.views[lang] for card in rendered}
+def test_related_cards_show_their_title_and_one_line_summary(bundled_cards, pages, slug, lang):
+    views = {card.card.slug: card.views[lang] for card in bundled_cards}
     block = _section(pages[f"{lang}/{slug}.md"].html, "related")
     items = re.findall(r"<li>(.*?)</li>", block, flags=re.S)
     assert len(items) == len(_card(slug)["related"])
