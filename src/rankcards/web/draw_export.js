@@ -8,6 +8,8 @@
 // form controls and HTML-only widgets are not reproduced. The exported region is the content's
 // full width and the vertical span of the strokes (or the visible part when there are none).
 
+import { flushLinks } from "./share.js";
+
 const _SVG_NS = "http://www.w3.org/2000/svg";
 const _PAD = 40;
 const _BAND = 56;
@@ -143,6 +145,7 @@ function _drawStrokes(ctx, paths) {
 
 /** Render the annotated region of `root` (the content box holding `layerSvg`) to a PNG Blob. */
 export async function renderPng(root, layerSvg, title) {
+  flushLinks(); // the address printed in the band carries a demo's last change
   const box = root.getBoundingClientRect();
   const paths = [...layerSvg.querySelectorAll(".rc-draw-stroke:not(.rc-draw-erased)")];
   const region = _region(root, box, paths);
