@@ -8,8 +8,6 @@
 // form controls and HTML-only widgets are not reproduced. The exported region is the content's
 // full width and the vertical span of the strokes (or the visible part when there are none).
 
-import { flushLinks } from "./share.js";
-
 const _SVG_NS = "http://www.w3.org/2000/svg";
 const _PAD = 40;
 const _BAND = 56;
@@ -145,7 +143,9 @@ function _drawStrokes(ctx, paths) {
 
 /** Render the annotated region of `root` (the content box holding `layerSvg`) to a PNG Blob. */
 export async function renderPng(root, layerSvg, title) {
-  flushLinks(); // the address printed in the band carries a demo's last change
+  // The address printed in the band carries a demo's last change: share.js writes a waiting
+  // one now (an event, as this layer does not depend on the site's other modules).
+  dispatchEvent(new Event("rankcards:flush-link"));
   const box = root.getBoundingClientRect();
   const paths = [...layerSvg.querySelectorAll(".rc-draw-stroke:not(.rc-draw-erased)")];
   const region = _region(root, box, paths);

@@ -9,7 +9,9 @@
 //                              call for LINK_DELAY_MS (one per owner, the latest; changesOf()
 //                              may return null: nothing to write)
 //   flushLinks()               does the waiting writes now: whatever reads the link to share it
-//                              (Share, Share with code, the PNG export) calls it first
+//                              (Share, Share with code) calls it first; a module that does not
+//                              import this one dispatches `rankcards:flush-link` on window (the
+//                              PNG export of draw_export.js)
 //   encodeJSON(value) / decodeJSON(text)          base64url JSON (decode throws on garbage)
 //   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
 //   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
@@ -130,6 +132,7 @@ export function flushLinks() {
 
 if (globalThis.document) {
   addEventListener("pagehide", flushLinks);
+  addEventListener("rankcards:flush-link", flushLinks);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") flushLinks();
   });
