@@ -87,6 +87,43 @@ def test_toggling_a_result_changes_rr_and_mrr_to_the_module_values(
     assert _script_errors(page) == []
 
 
+# Watches the demo while one change is computed and shown: the view's nodes present before it
+# (marked), and every change to the class attribute of the section or of any node in it.
+WATCH_A_CHANGE = """(demo) => {
+  for (const node of demo.querySelectorAll("[data-rc-view] *")) node.rcBefore = true;
+  window.rcClassChanges = [];
+  new MutationObserver((records) => rcClassChanges.push(...records.map((r) => r.target.nodeName)))
+    .observe(demo, { attributes: true, attributeFilter: ["class"], subtree: true });
+}"""
+
+
+def test_a_change_updates_the_view_in_place(page, site_server, mrr_demo_values):
+    """The new view is merged into the shown one (demo.js morph): the nodes that stay are kept,
+    so the browser restyles, lays out and paints only what changed; and no class changes on the
+    way (Material's ``table:not([class])`` rules restyle a whole subtree on any class change)."""
+    state = _open(page, site_server)
+    first = state["queries"][0]
+    doc = first["ranking"][0]
+    page.locator(DEMO).evaluate(WATCH_A_CHANGE)
+    _after(
+        page, page.locator(f'{DEMO} [data-rc-list="0"] li[data-doc="{doc}"] [data-rc-doc]').click
+    )
+    if doc in first["relevant"]:
+        first["relevant"].remove(doc)
+    else:
+        first["relevant"].append(doc)
+    assert _shown(page) == mrr_demo_values(state)
+    kept = page.eval_on_selector_all(
+        f"{DEMO} [data-rc-view] *", "els => els.filter((e) => e.rcBefore).length"
+    )
+    total = page.eval_on_selector_all(f"{DEMO} [data-rc-view] *", "els => els.length")
+    assert kept >= total * 0.8, (kept, total)  # a row more or less, and the numbers: in place
+    caption = page.locator(f"{DEMO} [data-rc-view] table caption").first
+    assert caption.evaluate("c => c.rcBefore === true")
+    assert page.evaluate("rcClassChanges") == []
+    assert _script_errors(page) == []
+
+
 def test_keyboard_moves_marks_and_slides(page, site_server, mrr_demo_values):
     state = _open(page, site_server, "es")
     second = state["queries"][1]

@@ -11,6 +11,7 @@ asserted; times are measured by ``bench/browser_boot.py``, never here.
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from pathlib import Path
@@ -211,6 +212,45 @@ def test_a_demo_writes_its_url_once_per_settled_change(page: Any, site_server: s
     page.wait_for_function("rcWrites.length > 1")
     page.wait_for_timeout(300)
     assert len(page.evaluate("rcWrites")) == 2
+    assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("browser")
+def test_a_drag_whose_steps_each_show_their_view_writes_the_url_once(page: Any, site_server: str):
+    """A slower drag: each step's view is computed and shown before the next input event. The
+    URL is written once the demo is quiet (share.js writeLinkSoon), with the last step's state,
+    not once per step (each write cost the browser ~10 ms of CPU, bench/README.md)."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(COUNT_WRITES)
+    page.goto(f"{site_server}en/mrr/")
+    page.wait_for_function(f"{DEMO}.dataset.rcState === 'live'", timeout=120_000)
+    slider = page.locator("section[data-rc-demo] input[type=range]").first
+    low, high = (int(float(slider.get_attribute(name) or 0)) for name in ("min", "max"))
+    steps = [low + 1, high, low + 2, high - 1]
+    shown = page.evaluate(
+        """async ([slider, values]) => {
+          const demo = slider.closest("section[data-rc-demo]");
+          const shown = [];
+          for (const value of values) {
+            const done = new Promise((r) =>
+              demo.addEventListener("rankcards:demo", r, { once: true }));
+            slider.value = String(value);
+            slider.dispatchEvent(new Event("input", { bubbles: true }));
+            shown.push((await done).detail.state.k);
+          }
+          return shown;
+        }""",
+        [slider.element_handle(), steps],
+    )
+    assert shown == steps  # every step was computed and shown on its own
+    page.wait_for_function("rcWrites.length > 0")
+    page.wait_for_timeout(600)  # twice the write's delay: a second write would be in by now
+    writes = page.evaluate("rcWrites")
+    assert len(writes) == 1 and writes[0] == page.evaluate("location.href")
+    encoded = writes[0].split("#demo=")[1]
+    decoded = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    assert decoded == {"k": steps[-1]}
     assert page.console_errors == []
 
 

@@ -51,9 +51,26 @@ def _slide(page: Any, value: str) -> None:
     _after(page, lambda: slider.evaluate(script, value))
 
 
+# The #demo= parameter the page's own modules make of the demo's current state (null: none).
+LINK_OF_STATE = """() => Promise.all(
+  ["demo.js", "share.js", "state_check.js"].map((name) => import(`/assets/rankcards/${name}`))
+).then(([{ demoOf }, { encodeJSON }, { changesFrom }]) => {
+  window.rcLinkOfState = () => {
+    const section = document.querySelector("section[data-rc-demo]");
+    const changes = changesFrom(demoOf(section).state, JSON.parse(section.dataset.rcInitial));
+    return Object.keys(changes).length ? encodeJSON(changes) : null;
+  };
+})"""
+
+
 def _linked(page: Any, present: bool = True) -> None:
-    """Wait for the URL a settled change writes (just after its view, demo.js)."""
-    page.wait_for_function(f"location.hash.includes('demo=') === {str(present).lower()}")
+    """Wait for the URL the last settled change writes (once the demo is quiet, share.js
+    writeLinkSoon): the hash's #demo= is the demo's current state, or absent for the card's."""
+    page.evaluate(LINK_OF_STATE)
+    assert (page.evaluate("rcLinkOfState()") is not None) == present
+    page.wait_for_function(
+        "new URLSearchParams(location.hash.slice(1)).get('demo') === rcLinkOfState()"
+    )
 
 
 def test_a_changed_demo_is_in_the_url_and_restores_the_same_numbers(page, site_server):
@@ -176,6 +193,59 @@ def test_the_share_button_copies_the_link_or_offers_it_selected(page, site_serve
     assert field.input_value() == page.url
     assert page.evaluate("document.activeElement.matches('[data-rc-share-link]')")
     assert "Ctrl+C" in page.text_content(f"{DEMO} [data-rc-share-said]")
+
+
+# Changes the slider and, as soon as the recomputed view is in (the demo's own event, before
+# the URL's write settles: share.js writeLinkSoon), presses a share button: what it copies must
+# carry the change. Returns the URL's hash as it was when the button was pressed.
+SHARE_AT_ONCE = """([slider, button, value]) => new Promise((resolve) => {
+  const demo = slider.closest("section[data-rc-demo]");
+  const pressAtOnce = () => { button.click(); resolve(location.hash); };
+  demo.addEventListener("rankcards:demo", pressAtOnce, { once: true });
+  slider.value = value;
+  slider.dispatchEvent(new Event("input", { bubbles: true }));
+})"""
+
+
+def _demo_state(link: str) -> Any:
+    encoded = re.search(r"[#&]demo=([A-Za-z0-9_-]+)", link)
+    assert encoded, link
+    return json.loads(
+        base64.urlsafe_b64decode(encoded.group(1) + "=" * (-len(encoded.group(1)) % 4))
+    )
+
+
+def test_share_right_after_a_change_copies_that_change(page, site_server):
+    page.goto(f"{site_server}en/mrr/")
+    _live(page)
+    _slide(page, "4")  # a first change: the sharing modules are in
+    page.evaluate("delete Navigator.prototype.clipboard")
+    slider = page.locator(f'{DEMO} input[type="range"]').element_handle()
+    button = page.locator(f"{DEMO} [data-rc-share-button]").element_handle()
+    hash_when_pressed = page.evaluate(SHARE_AT_ONCE, [slider, button, "2"])
+    assert "demo=" not in hash_when_pressed or _demo_state(hash_when_pressed) != {"k": 2}
+    field = page.locator(f"{DEMO} [data-rc-share-link]")
+    field.wait_for(state="visible")
+    assert _demo_state(field.input_value()) == {"k": 2}
+    assert field.input_value() == page.url
+
+
+def test_share_with_code_right_after_a_change_carries_that_change(page, site_server):
+    page.goto(f"{site_server}en/mrr/")
+    _live(page)
+    block = page.locator(EXAMPLE).first
+    block.locator("[data-rc-source]").click()
+    page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
+    _slide(page, "4")  # a first change: the sharing modules are in
+    page.evaluate("delete Navigator.prototype.clipboard")
+    slider = page.locator(f'{DEMO} input[type="range"]').element_handle()
+    button = block.locator(".rc-example__button--share").element_handle()
+    hash_when_pressed = page.evaluate(SHARE_AT_ONCE, [slider, button, "3"])
+    assert "demo=" not in hash_when_pressed or _demo_state(hash_when_pressed) != {"k": 3}
+    field = page.locator("[data-rc-share-code-link]")
+    field.wait_for(state="visible")
+    link = field.input_value()
+    assert "code=" in link and _demo_state(link) == {"k": 3}
 
 
 def _compressed(page: Any, base: str, code: str) -> str:

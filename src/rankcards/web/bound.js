@@ -35,13 +35,10 @@ import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
 import { SHARE_TEXT, controlsOf, element, shareBar } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { RestoredNote, decodeJSON, encodeJSON, readLink, writeLink } from "./share.js";
+import { RestoredNote, decodeJSON, encodeJSON, flushLinks, readLink, writeLink, writeLinkSoon } from "./share.js";
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
-// A control's change writes the URL once it settles, not on each input event of a drag (each
-// history.replaceState costs the page a few ms).
-const LINK_DELAY_MS = 250;
 const LOCATE = "rankcards.viz.bound:locate";
 
 const TEXT = {
@@ -95,7 +92,6 @@ class BoundDemo {
   #checking = null; // a Promise while the code is being checked
   #settleCheck = null; // resolves it
   #checkTimer = null;
-  #linkTimer = null; // the URL's write once a control's change settles
   #epoch = 0; // Resets so far
   #primed = false;
 
@@ -215,8 +211,8 @@ class BoundDemo {
       return;
     }
     this.#rewrite(name, value);
-    clearTimeout(this.#linkTimer);
-    this.#linkTimer = setTimeout(() => this.#writeLink(), LINK_DELAY_MS);
+    // once the controls settle, not on each input event of a drag (share.js writeLinkSoon)
+    writeLinkSoon(this, () => this.#linkChanges());
     this.#example.runLatest();
   }
 
@@ -233,10 +229,17 @@ class BoundDemo {
     syncControls(this.#section, this.#state);
   }
 
+  // Share, and the note's way back: the URL now (with any other waiting write).
   #writeLink() {
-    clearTimeout(this.#linkTimer);
+    writeLinkSoon(this, () => this.#linkChanges());
+    flushLinks();
+  }
+
+  // null once instant navigation has replaced the page (the URL is the next page's)
+  #linkChanges() {
+    if (!this.#section.isConnected) return null;
     const changes = changesFrom(this.#state, this.#initial);
-    writeLink({ demo: Object.keys(changes).length ? encodeJSON(changes) : null });
+    return { demo: Object.keys(changes).length ? encodeJSON(changes) : null };
   }
 
   // A link's values are set on the controls and the literals, and the card's code runs; a link

@@ -165,6 +165,7 @@ function syncRankedLists(fieldset, lists) {
       const li = byDoc.get(doc);
       if (ol.children[position] !== li) ol.insertBefore(li, ol.children[position]);
       const label = labelOf(value, doc);
+      if (li.dataset.grade === String(label)) return; // as shown: nothing to restyle
       li.dataset.grade = String(label);
       if (!marked) {
         li.querySelector("[data-rc-doc]").setAttribute("aria-pressed", label ? "true" : "false");
@@ -178,6 +179,11 @@ function syncRankedLists(fieldset, lists) {
   }
 }
 
+// A text node replaced by the same text is laid out again: only a new value is written.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 export function syncControls(section, state) {
   const focused = section.contains(document.activeElement) ? document.activeElement : null;
   for (const control of section.querySelectorAll("[data-rc-kind]")) {
@@ -185,7 +191,7 @@ export function syncControls(section, state) {
     switch (control.dataset.rcKind) {
       case "slider":
         if (Number(control.value) !== value) control.value = String(value);
-        control.parentElement.querySelector("[data-rc-shown]").textContent = String(value);
+        setText(control.parentElement.querySelector("[data-rc-shown]"), String(value));
         break;
       case "toggle":
         control.checked = Boolean(value);

@@ -6,11 +6,14 @@
 //
 // The module mounts the demos of the page by itself, again after each Material instant
 // navigation (document$), and boots the runtime lazily when a demo scrolls into view.
-// Widget states are classes on the section: rc-demo--idle | --pending | --live | --error.
+// The widget's state is the section's data-rc-state: idle | pending | live | error (an attribute,
+// not a class: Material's `table:not([class])` rules make any class change restyle the whole
+// section, 230 elements, on every control change).
 // Each finished recompute dispatches a `rankcards:demo` CustomEvent {detail: {ms, state}} on it.
 //
-// The state is shareable (share.js, state_check.js): every change is written to the URL hash
-// (#demo=..., replaceState), a Share button copies that link, and a page opened with one starts
+// The state is shareable (share.js, state_check.js): a settled change is written to the URL hash
+// (#demo=..., replaceState) once the demo has been quiet for a moment (share.js writeLinkSoon),
+// a Share button writes it at once and copies that link, and a page opened with one starts
 // from the link's state once it passes the same rules as a card's own state, scrolled into
 // view with a note that says so and offers the card's own state back
 // (section[data-rc-shared="restored"]); an invalid one is dropped with a short notice
@@ -22,18 +25,22 @@ import { NEAR_MARGIN, runtime } from "./runtime.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
 
-// share.js and state_check.js, loaded on first use: the first settled change, Share, or a link
-// that carries a demo's state (issue 24: no card page needs them before its runtime).
+// share.js and state_check.js, loaded on first use: the first change, Share, or a link that
+// carries a demo's state (issue 24: no card page needs them before its runtime). `shared` holds
+// them once loaded, for what must happen in the same task (see #writeLinkSoon).
 let sharing = null;
+let shared = null;
 export const loadSharing = () =>
-  (sharing ??= Promise.all([import("./share.js"), import("./state_check.js")]).then(([share, check]) => ({
-    ...share,
-    ...check,
-  })));
+  (sharing ??= Promise.all([import("./share.js"), import("./state_check.js")]).then(
+    ([share, check]) => (shared = { ...share, ...check }),
+  ));
 // share.js's readLink, for the one question asked on every page: does the link carry a state?
 const linkHasDemo = () => /[#&]demo=/.test(location.hash);
 
-const STATES = ["idle", "pending", "live", "error"];
+// A recompute marks the view busy (dimmed, viz.css) only once it has taken this long: the usual
+// one takes a few ms, and dimming the view for it would flash it on every change and repaint it
+// twice.
+const BUSY_AFTER_MS = 100;
 // The share bar's and the link notes' words, every demo's (bound.js's too).
 export const SHARE_TEXT = {
   en: {
@@ -109,8 +116,49 @@ const tableSizes =
     : null;
 function watchTables(view) {
   for (const table of view.querySelectorAll(".rc-table")) {
-    if (tableSizes) tableSizes.observe(table);
-    else reachScrollingTable(table);
+    if (tableSizes) {
+      // observed again: a table kept by morph() may overflow with new content in the same box
+      tableSizes.unobserve(table);
+      tableSizes.observe(table);
+    } else reachScrollingTable(table);
+  }
+}
+
+// The new view's markup is merged into the shown one (`into`, from `from`, position by
+// position) rather than replacing it: a node of the same kind is kept, with its attributes and
+// text brought up to date, and only what differs is added or removed. A control change alters a
+// few numbers and rows, so the browser restyles, lays out and paints those alone, not the whole
+// view (it measured 5-7 ms of the page's thread per change, about half of a frame on two busy
+// cores). The tab stop reachScrollingTable gives a table is the page's, not the markup's: kept.
+function morph(into, from) {
+  let kept = into.firstChild;
+  for (const node of [...from.childNodes]) {
+    if (kept && kept.nodeName === node.nodeName && kept.nodeType === node.nodeType) {
+      if (node.nodeType === Node.ELEMENT_NODE) {
+        updateAttributes(kept, node);
+        morph(kept, node);
+      } else if (kept.nodeValue !== node.nodeValue) {
+        kept.nodeValue = node.nodeValue;
+      }
+      kept = kept.nextSibling;
+    } else {
+      into.insertBefore(node, kept);
+    }
+  }
+  while (kept) {
+    const next = kept.nextSibling;
+    kept.remove();
+    kept = next;
+  }
+}
+
+function updateAttributes(element, from) {
+  for (const { namespaceURI, localName, name, value } of from.attributes) {
+    if (element.getAttributeNS(namespaceURI, localName) !== value) element.setAttributeNS(namespaceURI, name, value);
+  }
+  for (const { namespaceURI, localName, name } of [...element.attributes]) {
+    const pageOwned = name === "tabindex" && element.classList.contains("rc-table");
+    if (!pageOwned && !from.hasAttributeNS(namespaceURI, localName)) element.removeAttributeNS(namespaceURI, localName);
   }
 }
 
@@ -207,7 +255,7 @@ class Demo {
   }
 
   #addShareBar() {
-    const { notice, bar, said } = shareBar(this.#text, () => this.#writeLink());
+    const { notice, bar, said } = shareBar(this.#text, () => this.#writeLinkNow());
     this.#notice = notice;
     this.#shareSaid = said;
     const hint = this.#section.querySelector(".rc-demo-hint");
@@ -250,7 +298,7 @@ class Demo {
     this.#state = structuredClone(this.#initial);
     this.#fromLink = false;
     syncControls(this.#section, this.#state);
-    this.#linkStale = true;
+    this.#writeLinkNow(); // the link's state leaves the address bar with the note
     this.#dirty = true;
     this.#pump();
   }
@@ -269,13 +317,31 @@ class Demo {
     this.#pump();
   }
 
-  // Once per settled change (the view shows the newest state), never per input event: a slider
-  // dragged over ten steps writes the URL once (history.replaceState costs a few ms each).
-  async #writeLink() {
+  // After a settled change (the view shows the newest state), never per input event, and only
+  // once the demo has been quiet for share.js's LINK_DELAY_MS: a slider dragged over ten steps
+  // writes the URL once, and a write never lands between two changes the reader makes.
+  // Registered in the task that shows the view (once the modules are in), so that a share
+  // button pressed from then on writes it first (share.js flushLinks).
+  #writeLinkSoon() {
+    const register = ({ writeLinkSoon, ...sharing }) => writeLinkSoon(this, () => this.#linkChanges(sharing));
+    if (shared) register(shared);
+    else loadSharing().then(register);
+  }
+
+  // Share, and the note's way back: the URL now (with any other waiting write).
+  async #writeLinkNow() {
+    const { writeLinkSoon, flushLinks, ...sharing } = await loadSharing();
+    writeLinkSoon(this, () => this.#linkChanges(sharing));
+    flushLinks();
+  }
+
+  // The link's parameter for the current state; null once instant navigation has replaced the
+  // page (the URL is the next page's).
+  #linkChanges({ changesFrom, encodeJSON }) {
+    if (!this.#section.isConnected) return null;
     this.#linkStale = false;
-    const { changesFrom, encodeJSON, writeLink } = await loadSharing();
     const changes = changesFrom(this.#state, this.#initial);
-    writeLink({ demo: Object.keys(changes).length ? encodeJSON(changes) : null });
+    return { demo: Object.keys(changes).length ? encodeJSON(changes) : null };
   }
 
   get state() {
@@ -283,7 +349,6 @@ class Demo {
   }
 
   #setState(name) {
-    for (const other of STATES) this.#section.classList.toggle(`rc-demo--${other}`, other === name);
     this.#section.dataset.rcState = name;
   }
 
@@ -293,6 +358,7 @@ class Demo {
     this.#restored?.hide(); // the state is now the reader's own
     syncControls(this.#section, this.#state);
     this.#linkStale = true;
+    loadSharing(); // in while the view is computed: the link's write is registered with it
     this.#said = said ?? "";
     this.#dirty = true;
     this.#pump();
@@ -305,13 +371,14 @@ class Demo {
     const started = performance.now();
     const state = this.#state;
     this.#setState("pending");
-    this.#view.setAttribute("aria-busy", "true");
+    const busy = setTimeout(() => this.#view.setAttribute("aria-busy", "true"), BUSY_AFTER_MS);
     if (runtime.state !== "ready") this.#status.textContent = this.#text.loading;
     try {
       const html = await runtime.call(this.#compute, { state, lang: this.#lang });
       this.#show(html);
       this.#error.hidden = true;
       this.#setState("live");
+      if (!this.#dirty && this.#linkStale) this.#writeLinkSoon(); // before the event's listeners
       this.#section.dispatchEvent(
         new CustomEvent("rankcards:demo", { detail: { ms: performance.now() - started, state } }),
       );
@@ -330,20 +397,22 @@ class Demo {
         this.#status.textContent = "";
       }
     } finally {
+      clearTimeout(busy);
       this.#view.removeAttribute("aria-busy");
       this.#inFlight = false;
     }
     if (this.#dirty) this.#pump();
-    else if (this.#linkStale) this.#writeLink();
+    else if (this.#linkStale) this.#writeLinkSoon();
   }
 
   #show(html) {
     const active = this.#view.contains(document.activeElement) ? attributeKey(document.activeElement) : null;
     const template = document.createElement("template");
     template.innerHTML = html; // escaped by rankcards.viz._html on the Python side
-    this.#view.replaceChildren(template.content);
+    morph(this.#view, template.content);
     watchTables(this.#view);
-    if (active) {
+    // the focused button kept its place, or the one with the same state action takes the focus
+    if (active && !(this.#view.contains(document.activeElement) && attributeKey(document.activeElement) === active)) {
       const again = [...this.#view.querySelectorAll("button")].find((b) => attributeKey(b) === active);
       again?.focus();
     }

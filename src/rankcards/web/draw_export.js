@@ -143,6 +143,9 @@ function _drawStrokes(ctx, paths) {
 
 /** Render the annotated region of `root` (the content box holding `layerSvg`) to a PNG Blob. */
 export async function renderPng(root, layerSvg, title) {
+  // The address printed in the band carries a demo's last change: share.js writes a waiting
+  // one now (an event, as this layer does not depend on the site's other modules).
+  dispatchEvent(new Event("rankcards:flush-link"));
   const box = root.getBoundingClientRect();
   const paths = [...layerSvg.querySelectorAll(".rc-draw-stroke:not(.rc-draw-erased)")];
   const region = _region(root, box, paths);

@@ -136,7 +136,8 @@ export function keepExample(block, lang, original, setSource) {
     },
     shareLabel: text.share,
     async share(source) {
-      const { MAX_PARAM, compressText, copyLink, linkWith } = await sharing();
+      const { MAX_PARAM, compressText, copyLink, flushLinks, linkWith } = await sharing();
+      flushLinks(); // a demo's change still waiting to be written goes with the code
       const code = await compressText(source);
       if (code.length > MAX_PARAM) {
         field.hidden = true;

@@ -5,6 +5,13 @@
 //   readLink()                 -> {demo: string|null, code: string|null}  the hash's parameters
 //   writeLink({demo?, code?})  replaces the hash's parameters (null removes one) with
 //                              history.replaceState: moving a slider must not flood history
+//   writeLinkSoon(owner, changesOf)  writeLink(changesOf()) once the page has had no newer
+//                              call for LINK_DELAY_MS (one per owner, the latest; changesOf()
+//                              may return null: nothing to write)
+//   flushLinks()               does the waiting writes now: whatever reads the link to share it
+//                              (Share, Share with code) calls it first; a module that does not
+//                              import this one dispatches `rankcards:flush-link` on window (the
+//                              PNG export of draw_export.js)
 //   encodeJSON(value) / decodeJSON(text)          base64url JSON (decode throws on garbage)
 //   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
 //   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
@@ -98,6 +105,44 @@ export function linkWith(changes) {
 export function writeLink(changes) {
   const href = linkWith(changes);
   if (href !== location.href) history.replaceState(history.state, "", href);
+}
+
+// Why the URL waits: each history.replaceState is a same-document navigation that Chromium's
+// browser process commits (about 10 ms of its CPU here), which on two cores slowed the reader's
+// next change, and a drag over several steps needs one write, not one per step. The waiting
+// writes are done before the page goes away or follows a link (so that Back finds the state),
+// and by every reader of the link (flushLinks).
+export const LINK_DELAY_MS = 300;
+const waitingWrites = new Map(); // owner -> changesOf
+let linkTimer = null;
+
+export function writeLinkSoon(owner, changesOf) {
+  waitingWrites.set(owner, changesOf);
+  clearTimeout(linkTimer);
+  linkTimer = setTimeout(flushLinks, LINK_DELAY_MS);
+}
+
+export function flushLinks() {
+  clearTimeout(linkTimer);
+  const writes = [...waitingWrites.values()];
+  waitingWrites.clear();
+  const changes = Object.assign({}, ...writes.map((changesOf) => changesOf() ?? {}));
+  if (Object.keys(changes).length) writeLink(changes);
+}
+
+if (globalThis.document) {
+  addEventListener("pagehide", flushLinks);
+  addEventListener("rankcards:flush-link", flushLinks);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flushLinks();
+  });
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (waitingWrites.size && event.target.closest?.("a[href]")) flushLinks();
+    },
+    true, // before Material's instant navigation puts the next page's URL in place
+  );
 }
 
 export async function copyLink(url, field) {
