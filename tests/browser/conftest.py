@@ -14,7 +14,8 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
   reuses a build (``site-zensical``). Without the ``zensical`` package it skips (fails under CI).
 * ``isolated_server`` (session): the same site with COOP/COEP headers (``crossOriginIsolated``).
 * ``browser`` (session) and ``page`` (per test, a fresh context so caches start cold);
-  ``page.console_errors`` lists console errors and uncaught page errors seen so far.
+  ``page.console_errors`` lists console errors and uncaught page errors seen so far
+  (``pages.open_page``, which a module's shared page fixture calls too).
 * ``examples`` (session): every code example of the built site as :class:`Example` (the page's
   site-relative URL, its language, the source and the build-time output read from the HTML).
 
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import open_page
 from static_site import (
     LAUNCH_ARGS,
     base_url,
@@ -48,8 +50,6 @@ from static_site import (
 )
 
 from ci_gate import require_module, skip_or_fail
-
-_LOCAL = "http://127.0.0.1:"
 
 
 def _built_once(
@@ -137,24 +137,9 @@ def browser(chromium_path: str) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    new_page = context.new_page()
-    errors: list[str] = []
-
-    def on_console(message: Any) -> None:
-        # The test machine is offline: failures to reach other origins (web fonts, the GitHub
-        # API for the repository badge) are the environment's, not the page's.
-        if message.type == "error" and message.location.get("url", "").startswith(_LOCAL):
-            errors.append(f"{message.text} ({message.location.get('url')})")
-        elif message.type == "error" and not message.location.get("url"):
-            errors.append(message.text)
-
-    new_page.on("console", on_console)
-    new_page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    new_page.console_errors = errors
-    new_page.set_default_timeout(30_000)
+    new_page = open_page(browser)
     yield new_page
-    context.close()
+    new_page.context.close()
 
 
 @dataclass(frozen=True)
