@@ -14,7 +14,8 @@ Shared by every browser test (runtime, examples, demos, drawing). Fixtures:
   reuses a build (``site-zensical``). Without the ``zensical`` package it skips (fails under CI).
 * ``isolated_server`` (session): the same site with COOP/COEP headers (``crossOriginIsolated``).
 * ``browser`` (session) and ``page`` (per test, a fresh context so caches start cold);
-  ``page.console_errors`` lists console errors and uncaught page errors seen so far.
+  ``page.console_errors`` lists console errors and uncaught page errors seen so far
+  (``pages.open_page``, which a module's shared page fixture calls too).
 * ``card_tab`` (module): :class:`CardTab`, one tab per language that goes from card to card as
   a reader does, for tests that check a card's demo rather than a page's first load.
 * ``examples`` (session): every code example of the built site as :class:`Example` (the page's
@@ -41,6 +42,7 @@ from typing import Any
 
 import pytest
 from instant import go_instantly, visit_each
+from pages import open_page
 from static_site import (
     LAUNCH_ARGS,
     base_url,
@@ -51,8 +53,6 @@ from static_site import (
 )
 
 from ci_gate import require_module, skip_or_fail
-
-_LOCAL = "http://127.0.0.1:"
 
 
 def _built_once(
@@ -138,30 +138,11 @@ def browser(chromium_path: str) -> Iterator[Any]:
         instance.close()
 
 
-def _watch_console(new_page: Any) -> Any:
-    """Give ``new_page`` its ``console_errors`` list and a 30 s default time-out."""
-    errors: list[str] = []
-
-    def on_console(message: Any) -> None:
-        # The test machine is offline: failures to reach other origins (web fonts, the GitHub
-        # API for the repository badge) are the environment's, not the page's.
-        if message.type == "error" and message.location.get("url", "").startswith(_LOCAL):
-            errors.append(f"{message.text} ({message.location.get('url')})")
-        elif message.type == "error" and not message.location.get("url"):
-            errors.append(message.text)
-
-    new_page.on("console", on_console)
-    new_page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    new_page.console_errors = errors
-    new_page.set_default_timeout(30_000)
-    return new_page
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    yield _watch_console(context.new_page())
-    context.close()
+    new_page = open_page(browser)
+    yield new_page
+    new_page.context.close()
 
 
 class CardTab:
@@ -170,7 +151,7 @@ class CardTab:
     language, not once per test). ``open`` returns the page, its console errors cleared."""
 
     def __init__(self, browser: Any, base: str) -> None:
-        self._context = browser.new_context()
+        self._browser = browser
         self._base = base
         self._pages: dict[str, Any] = {}
 
@@ -178,7 +159,7 @@ class CardTab:
         url = f"{self._base}{lang}/{slug}/"
         page = self._pages.get(lang)
         if page is None:
-            page = self._pages[lang] = _watch_console(self._context.new_page())
+            page = self._pages[lang] = open_page(self._browser)
             next(visit_each(page, self._base, [f"{lang}/{slug}/"]))
         else:
             if page.url.split("#")[0] == url:  # the same card again: leave it first
@@ -188,7 +169,8 @@ class CardTab:
         return page
 
     def close(self) -> None:
-        self._context.close()
+        for page in self._pages.values():
+            page.context.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,12 @@ example's code and the example runs again, and the live view of the card's own v
 the build-time view (but for the values the output marks as measured,
 ``rankcards.runner.MEASURED``); an edit that breaks a binding disables the controls with a
 one-line notice; a shared link, a kept edit and Reset set controls and literals together; a
-shared link scrolls to the demo with a note and a way back to the card's values."""
+shared link scrolls to the demo with a note and a way back to the card's values.
+
+A page load and a runtime boot cost seconds of CPU: the tests walk one tab through the steps of
+one story each (a card's code, its controls and its links), every step starting where the last
+left the card (the card's own code and output, checked), and go from card to card by Material's
+instant navigation where the runtime is not what is tested."""
 
 from __future__ import annotations
 
@@ -197,17 +202,6 @@ def test_a_control_rewrites_its_literal_and_the_output_follows(page, site_server
         assert page.console_errors == [], slug
 
 
-def test_the_run_button_on_the_cards_code_gives_the_build_time_view(page, site_server):
-    _open(page, f"{site_server}en/pooling/")
-    built = _view(page)
-    run = page.locator(f"{EXAMPLE} [data-rc-toolbar] button").first
-    _after_run(page, run.click)
-    assert _view(page) == built
-    assert page.locator(f"{EXAMPLE} [data-rc-tables] table.rc-table caption").text_content() == (
-        "Pool of depth 10"
-    )
-
-
 NOTICES = {
     "en": "Controls off: “Pool depth (d)” is assigned more than once (lines {lines}). Undo the "
     "edit or press Reset to use them again.",
@@ -216,14 +210,21 @@ NOTICES = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
-def test_an_edit_that_breaks_a_binding_disables_the_controls_with_a_notice(page, site_server, lang):
-    _open(page, f"{site_server}{lang}/pooling/")
+_RUNS = """() => {
+  window.__runs = [];
+  document.querySelector('[data-rc-example]').addEventListener('rankcards:run',
+    (event) => window.__runs.push([event.detail.source, event.detail.reason]));
+}"""
+
+
+def _break_a_binding_and_reset(page: Any, site_server: str, lang: str, built: Any) -> None:
+    """On the open pooling card: an edit that assigns the bound variable twice disables the
+    controls with a one-line notice; taking it out brings them back; Reset restores code,
+    controls and output (``built``, the card's own view)."""
     original = _card_source("pooling", lang)
     first = original[: original.index("depth = 10")].count("\n") + 1
     # The typed line goes after the source's final newline: one past its last line.
     notice = NOTICES[lang].format(lines=f"{first}, {len(original.splitlines()) + 2}")
-    built = _view(page)
     page.locator(f"{EXAMPLE} .cm-content").click()
     page.keyboard.press("Control+End")
     page.keyboard.type("\ndepth = 5")
@@ -243,75 +244,34 @@ def test_an_edit_that_breaks_a_binding_disables_the_controls_with_a_notice(page,
     page.keyboard.type("\nprint(depth * 2)")
     page.locator(f'{DEMO} [data-rc-bind="dense_in_pool"]').check()
     page.wait_for_function(f"!document.querySelector('{EXAMPLE}').dataset.rcRunning")
-    page.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(2).click()  # Reset
-    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    _reset(page)
     assert _code(page, site_server) == _card_source("pooling", lang)
     assert not page.locator(f'{DEMO} [data-rc-bind="dense_in_pool"]').is_checked()
     assert _view(page) == built
-    assert page.console_errors == []
 
 
-def test_a_shared_link_sets_the_controls_and_the_literals_and_reset_restores_both(
-    page, site_server
-):
-    _open(page, f"{site_server}en/pooling/")
-    original = _card_source("pooling", "en")
-    _after_run(page, lambda: _slide(page, "depth", 30))
-    page.wait_for_function("location.hash.includes('demo=')")  # written once the change settles
-    first = page.url
-    _after_run(
-        page,
-        lambda: page.locator(f'{DEMO} [data-rc-bind="measure"]').select_option(
-            label="AP (average precision)"
-        ),
-    )
-    page.wait_for_function("(url) => location.href !== url", arg=first)
-    link = page.url
-
-    other = page.context.new_page()
-    other.on("pageerror", lambda error: page.console_errors.append(f"uncaught: {error}"))
-    other.goto(link)
-    other.locator(DEMO).scroll_into_view_if_needed()
-    other.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
-    expected = _rewritten(_rewritten(original, "depth", 30), "measure", "AP")
-    other.wait_for_function(READY, timeout=90_000)
-    assert other.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "30"
-    assert other.evaluate(_SOURCE, site_server) == expected
-    other.wait_for_function(
-        "document.querySelector('[data-rc-example] [data-rc-tables] caption')?.textContent"
-        " === 'Pool of depth 30'",
-        timeout=60_000,
-    )
-    assert "AP with the pool" in other.locator(f"{EXAMPLE} [data-rc-tables]").text_content()
-
-    other.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(2).click()  # Reset
-    assert other.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "10"
-    assert other.evaluate(_SOURCE, site_server) == original
-    assert "#demo=" not in other.url
-    assert page.console_errors == []
-
-
-def test_a_kept_edit_brings_back_the_controls_with_the_code(page, site_server):
-    _open(page, f"{site_server}en/pooling/")
-    _after_run(page, lambda: _slide(page, "depth", 7))
-    assert page.locator(f"{EXAMPLE}[data-rc-edited=true]").count() == 1  # kept as an edit
-    page.goto(f"{site_server}en/pooling/")  # a later visit, no link
-    # The code is the card's with one literal changed: the controls follow at once.
+def _reset(page: Any) -> None:
+    page.locator(f"{EXAMPLE} [data-rc-toolbar] button").nth(2).click()  # Reset
     page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
-    assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "7"
-    assert "depth = 7  # pool depth" in page.evaluate(_SOURCE, site_server)
-    assert page.console_errors == []
 
 
-_RUNS = """() => {
-  window.__runs = [];
-  document.querySelector('[data-rc-example]').addEventListener('rankcards:run',
-    (event) => window.__runs.push([event.detail.source, event.detail.reason]));
-}"""
-
-
-def test_the_last_of_a_burst_of_changes_wins(page, site_server):
+def test_the_pooling_example_runs_changes_breaks_and_keeps_an_edit(page, site_server):
+    """The English pooling card in one tab: Run on the card's code gives the build-time view;
+    the last of a burst of changes wins; an edit that breaks a binding disables the controls
+    and Reset restores all; a kept edit brings back the controls with the code on a later
+    visit."""
     _open(page, f"{site_server}en/pooling/")
+    built = _view(page)
+
+    # Run on the card's own code: the build-time view.
+    run = page.locator(f"{EXAMPLE} [data-rc-toolbar] button").first
+    _after_run(page, run.click)
+    assert _view(page) == built
+    assert page.locator(f"{EXAMPLE} [data-rc-tables] table.rc-table caption").text_content() == (
+        "Pool of depth 10"
+    )
+
+    # The last of a burst of changes wins: one run, with the last value.
     page.evaluate(_RUNS)
     page.locator(f'{DEMO} [data-rc-bind="depth"]').evaluate(
         """(slider) => { for (const value of [11, 12, 13, 14, 15]) {
@@ -325,6 +285,19 @@ def test_the_last_of_a_burst_of_changes_wins(page, site_server):
     assert [("depth = 15  #" in source, reason) for source, reason in runs] == [(True, None)]
     caption = page.locator(f"{EXAMPLE} [data-rc-tables] caption").text_content()
     assert caption == "Pool of depth 15"
+
+    # An edit that breaks a binding; Reset brings back the card's code and view.
+    _break_a_binding_and_reset(page, site_server, "en", built)
+
+    # A kept edit: the card's code with one literal changed, back on a later visit.
+    _after_run(page, lambda: _slide(page, "depth", 7))
+    assert page.locator(f"{EXAMPLE}[data-rc-edited=true]").count() == 1  # kept as an edit
+    page.goto(f"{site_server}en/pooling/")  # a later visit, no link
+    # The code is the card's with one literal changed: the controls follow at once.
+    page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
+    assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "7"
+    assert "depth = 7  # pool depth" in page.evaluate(_SOURCE, site_server)
+    assert page.console_errors == []
 
 
 def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_server):
@@ -357,19 +330,24 @@ def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize(("slug", "lang"), [("pooling", "en"), ("rank-correlation", "es")])
-def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_server, slug, lang):
-    """As every demo's (demo.js): the demo on screen under the header, a polite note that the
-    state is the link's, and a button that writes the card's own literals back and runs them."""
+def _open_link_and_go_back(
+    page: Any,
+    site_server: str,
+    slug: str,
+    lang: str,
+    changes: dict[str, Any],
+    seen: str,
+    built: Any,
+) -> None:
+    """Open the link to ``changes`` on the card: the demo on screen under the header, a polite
+    note that the state is the link's, the link's literals in the code and their output (which
+    holds ``seen``); the note's button writes the card's own literals back and runs them
+    (``built``, the card's view)."""
     said, back, done = RESTORED[lang]
-    name, value, seen = MOVES[slug]
     original = _card_source(slug, lang)
     page.set_viewport_size({"width": 1280, "height": 800})
-    _open(page, f"{site_server}{lang}/{slug}/")
-    built = _view(page)
-
     page.goto("about:blank")
-    page.goto(f"{site_server}{lang}/{slug}/#demo={link_value({name: value})}")
+    page.goto(f"{site_server}{lang}/{slug}/#demo={link_value(changes)}")
     page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
     top = page.locator(DEMO).evaluate("s => s.getBoundingClientRect().top")
     assert page.evaluate("scrollY") > 300 and 0 <= top <= 150, top
@@ -386,32 +364,96 @@ def test_a_shared_link_scrolls_to_the_demo_says_so_and_leads_back(page, site_ser
         " return !b.dataset.rcRunning && b.dataset.rcLive"
         " && (b.querySelector('[data-rc-output]').textContent"
         " + b.querySelector('[data-rc-tables]').innerHTML).includes(text); }",
-        arg=seen[lang],
+        arg=seen,
         timeout=60_000,
     )
-    assert _code(page, site_server) == _rewritten(original, name, value)
+    expected = original
+    for bound, literal in changes.items():
+        expected = _rewritten(expected, bound, literal)
+    assert _code(page, site_server) == expected
 
     _after_run(page, notice.get_by_role("button", name=back).click)
     assert _code(page, site_server) == original  # the card's own literal text, not an edit
     assert page.locator(f"{EXAMPLE}[data-rc-edited=true]").count() == 0
-    assert page.locator(f'{DEMO} [data-rc-bind="{name}"]').input_value() == str(
-        find_bindings(original, [name])[0][name].value
-    )
+    for bound in changes:  # a select's option values are JSON
+        shown = page.locator(f'{DEMO} [data-rc-bind="{bound}"]').evaluate(
+            "e => e.dataset.rcKind === 'select' ? JSON.parse(e.value) : e.value"
+        )
+        assert str(shown) == str(find_bindings(original, [bound])[0][bound].value), bound
     assert _view(page) == built
     assert "demo=" not in page.url
     assert notice.count() == 0
     assert page.evaluate("document.activeElement.dataset.rcShareButton") == ""  # Share, next
     assert page.text_content(f"{DEMO} [data-rc-share-said]") == done
+
+
+def test_a_shared_link_sets_the_controls_and_literals_its_note_leads_back_or_goes(
+    page, site_server
+):
+    """Two changes on the English pooling card make a link. Opened, it sets the controls and
+    the literals, scrolls to the demo with a note whose button leads back to the card's values;
+    opened again, the note goes once the reader moves a control, and Reset restores both."""
+    _open(page, f"{site_server}en/pooling/")
+    built = _view(page)
+    original = _card_source("pooling", "en")
+    _after_run(page, lambda: _slide(page, "depth", 30))
+    page.wait_for_function("location.hash.includes('demo=')")  # written once the change settles
+    first = page.url
+    _after_run(
+        page,
+        lambda: page.locator(f'{DEMO} [data-rc-bind="measure"]').select_option(
+            label="AP (average precision)"
+        ),
+    )
+    page.wait_for_function("(url) => location.href !== url", arg=first)
+    link = page.url
+    changes = {"depth": 30, "measure": "AP"}
+    page.evaluate("localStorage.clear()")  # the kept edit: the link's page starts from the card
+
+    # Opened: the controls and the literals are the link's, and the note leads back.
+    _open_link_and_go_back(page, site_server, "pooling", "en", changes, "Pool of depth 30", built)
+
+    # Opened again: set controls and literals; the note goes once the reader moves a control.
+    page.goto("about:blank")
+    page.goto(link)
+    page.locator(DEMO).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
+    page.wait_for_function(READY, timeout=90_000)
+    assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "30"
+    assert page.evaluate(_SOURCE, site_server) == _rewritten(
+        _rewritten(original, "depth", 30), "measure", "AP"
+    )
+    page.wait_for_function(
+        "document.querySelector('[data-rc-example] [data-rc-tables] caption')?.textContent"
+        " === 'Pool of depth 30'",
+        timeout=60_000,
+    )
+    assert "AP with the pool" in page.locator(f"{EXAMPLE} [data-rc-tables]").text_content()
+    assert page.locator("[data-rc-share-restored]").is_visible()
+    _after_run(page, lambda: _slide(page, "depth", 31))
+    assert page.locator("[data-rc-share-restored]").count() == 0  # the state is the reader's now
+    assert "#demo=" in page.url
+
+    _reset(page)
+    assert page.locator(f'{DEMO} [data-rc-bind="depth"]').input_value() == "10"
+    assert page.evaluate(_SOURCE, site_server) == original
+    assert "#demo=" not in page.url
     assert page.console_errors == []
 
 
-def test_the_shared_state_note_goes_once_the_reader_moves_a_control(page, site_server):
-    name, value, _ = MOVES["pooling"]
-    page.goto(f"{site_server}en/pooling/#demo={link_value({name: value})}")
-    page.wait_for_selector(f"{DEMO}[data-rc-shared=restored]")
-    page.wait_for_function(READY, timeout=90_000)
-    assert page.locator("[data-rc-share-restored]").is_visible()
-    _after_run(page, lambda: _slide(page, name, value + 1))
-    assert page.locator("[data-rc-share-restored]").count() == 0  # the state is the reader's now
-    assert "#demo=" in page.url
+def test_in_spanish_a_broken_binding_disables_the_controls_and_a_link_leads_back(page, site_server):
+    """The Spanish pooling card (its notice's words), then the Spanish rank-correlation card,
+    reached by instant navigation (the same runtime): its link's note leads back."""
+    cards = visit_each(page, site_server, ["es/pooling/", "es/rank-correlation/"])
+    next(cards)
+    _ready(page)
+    _break_a_binding_and_reset(page, site_server, "es", _view(page))
+
+    next(cards)
+    _ready(page)
+    name, value, seen = MOVES["rank-correlation"]
+    changes = {name: value}
+    _open_link_and_go_back(
+        page, site_server, "rank-correlation", "es", changes, seen["es"], _view(page)
+    )
     assert page.console_errors == []

@@ -1,15 +1,21 @@
 """The Pyodide runtime in real Chromium: boot, version, calls, stop, limits, failures, navigation.
 
-Each test opens a card page of the built site; the runtime module is reached the way the page's
-own scripts reach it (``import("<site>/assets/rankcards/runtime.js")``).
+The tests open a card page of the built site; the runtime module is reached the way the page's
+own scripts reach it (``import("<site>/assets/rankcards/runtime.js")``). A boot costs seconds of
+CPU, so the tests of a working runtime share one booted tab per server (the ``booted`` and
+``isolated`` fixtures) and run in file order: each leaves the runtime working and counts the
+workers it starts (``rt.boots``) from where it found them. The tests of a failed boot open
+their own page.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pages import open_page
 
 import rankcards
 from rankcards.runner import without_measured
@@ -42,8 +48,18 @@ def _first(examples: list[Any], lang: str = "en") -> Any:
     return next(e for e in examples if e.lang == lang)
 
 
-def test_runtime_boots_and_shows_the_package_version(page, site_server, examples):
+@pytest.fixture(scope="module")
+def booted(browser: Any, site_server: str, examples: list[Any]) -> Iterator[Any]:
+    """A tab of the plain site (not crossOriginIsolated: a Stop or a time limit restarts the
+    worker) on the first English example's page, its runtime booted once."""
+    page = open_page(browser)
     _open(page, site_server, _first(examples))
+    yield page
+    page.context.close()
+
+
+def test_runtime_boots_and_shows_the_package_version(booted):
+    page = booted  # the module's first test: the tab as a first visit leaves it
     assert page.evaluate("document.documentElement.dataset.runtimeVersion") == rankcards.__version__
     assert page.evaluate("rt.version") == rankcards.__version__
     status = page.locator("[data-rc-status]").first
@@ -53,8 +69,8 @@ def test_runtime_boots_and_shows_the_package_version(page, site_server, examples
     assert page.console_errors == []
 
 
-def test_call_returns_json_and_python_errors_come_back_as_data(page, site_server, examples):
-    _open(page, site_server, _first(examples))
+def test_call_returns_json_and_python_errors_come_back_as_data(booted):
+    page = booted
     # An object becomes keyword arguments, an array positional ones; the result is JSON.
     queries = [{"query": "q1", "ranking": ["a", "b", "c"], "relevant": ["b"]}]
     state = expand({"lab": {"measure": "RR@k", "k": 2, "queries": queries}})["state"]
@@ -72,8 +88,8 @@ def test_call_returns_json_and_python_errors_come_back_as_data(page, site_server
     assert unserialisable == "TypeError"
 
 
-def test_run_streams_output_and_trims_tracebacks_to_the_user_code(page, site_server, examples):
-    _open(page, site_server, _first(examples))
+def test_run_streams_output_and_trims_tracebacks_to_the_user_code(booted):
+    page = booted
     result = page.evaluate(
         """async () => {
             const chunks = [];
@@ -94,13 +110,15 @@ def test_run_streams_output_and_trims_tracebacks_to_the_user_code(page, site_ser
     assert result["result"]["ok"] is False and result["result"]["reason"] is None
 
 
-def test_time_limit_ends_runaway_code_and_the_runtime_recovers(page, site_server, examples):
-    _open(page, site_server, _first(examples))
+def test_time_limit_ends_runaway_code_and_the_runtime_recovers(booted):
+    page = booted
+    boots = page.evaluate("rt.boots")
     page.evaluate("rt.run('pass')")  # warm the runner, so the limit is spent in the loop
     # The page's timers are recorded (not changed): the run's limit is the one timer it sets.
     page.evaluate(
         """() => {
             const setTimer = window.setTimeout;
+            window.rcSetTimer = setTimer;
             window.rcTimers = [];
             window.setTimeout = (callback, ms, ...args) => {
                 rcTimers.push(ms);
@@ -109,20 +127,25 @@ def test_time_limit_ends_runaway_code_and_the_runtime_recovers(page, site_server
         }"""
     )
     started = time.monotonic()
-    result = page.evaluate("rt.run('print(0)\\nwhile True: pass', {timeout: 1500})")
+    try:
+        result = page.evaluate("rt.run('print(0)\\nwhile True: pass', {timeout: 1500})")
+    finally:
+        page.evaluate("window.setTimeout = rcSetTimer")  # the page as the next tests expect it
     assert time.monotonic() - started >= 1.5  # a timer never fires early: no machine is too fast
     assert 1500 in page.evaluate("rcTimers")  # the run's own limit, not the default
     assert result == {"ok": False, "output": "0\n", "error": None, "reason": "timeout"}
     assert page.evaluate("rt.run('print(6 * 7)')")["output"] == "42\n"
+    assert page.evaluate("rt.boots") == boots + 1  # not isolated: the worker was replaced
 
 
-def test_memory_error_is_reported_and_the_worker_restarted(page, site_server, examples):
-    _open(page, site_server, _first(examples))
+def test_memory_error_is_reported_and_the_worker_restarted(booted):
+    page = booted
+    boots = page.evaluate("rt.boots")
     result = page.evaluate("rt.run('x = [0] * (2**30 - 1)')")
     assert result["reason"] == "crashed"
     assert result["error"].rstrip().splitlines()[-1].startswith("MemoryError")
     assert page.evaluate("rt.run('print(\"after\")')")["output"] == "after\n"
-    assert page.evaluate("rt.boots") == 2
+    assert page.evaluate("rt.boots") == boots + 1
 
 
 def _stop_loop_in_editor(page: Any) -> float:
@@ -172,23 +195,39 @@ def _reset_and_run(page: Any, example: Any) -> str:
     return block.locator("[data-rc-output]").text_content()
 
 
-def test_stop_terminates_the_worker_within_a_second(page, site_server, examples):
-    example = _first(examples)
-    _open(page, site_server, example)
+def test_stop_terminates_the_worker_within_a_second(booted, examples):
+    page, example = booted, _first(examples)
+    boots = page.evaluate("rt.boots")
     assert page.evaluate("crossOriginIsolated") is False
     assert _stop_loop_in_editor(page) < 1.0
     assert page.locator("[data-rc-output]").first.text_content() == "looping\nStopped.\n"
     assert _reset_and_run(page, example) == example.output
-    assert page.evaluate("rt.boots") == 2  # no SharedArrayBuffer: a fresh worker replaced it
+    assert page.evaluate("rt.boots") == boots + 1  # no SharedArrayBuffer: a fresh worker
 
 
-def test_stop_interrupts_python_when_cross_origin_isolated(page, isolated_server, examples):
-    example = _first(examples)
-    _open(page, isolated_server, example)
-    assert page.evaluate("crossOriginIsolated") is True
-    assert _stop_loop_in_editor(page) < 1.0
-    assert _reset_and_run(page, example) == example.output
-    assert page.evaluate("rt.boots") == 1  # KeyboardInterrupt: the same worker goes on
+def test_instant_navigation_keeps_the_booted_runtime(booted, site_server, examples):
+    english = [e for e in examples if e.lang == "en"]
+    first = english[0]
+    others = {e.url: e for e in english if e.url != first.url}
+    page = booted  # the last test of this tab: it leaves for another card
+    assert page.url == site_server + first.url
+    boots = page.evaluate("rt.boots")
+    hrefs = page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")
+    target = next((h for h in hrefs if h.removeprefix(site_server) in others), None)
+    assert target is not None, f"{first.url} links to no other card page"
+    page.evaluate("window.rcMarker = 'kept'")
+    page.evaluate(
+        "(u) => [...document.querySelectorAll('.md-content a')].find(a => a.href === u).click()",
+        target,
+    )
+    page.wait_for_url(target)
+    page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
+    assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same JS realm
+    assert page.evaluate("rt.boots") == boots
+    assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
+    second = others[target.removeprefix(site_server)]
+    # a card may time its queries (index benchmarking): measured values may differ from the build's
+    assert without_measured(_reset_and_run(page, second)) == without_measured(second.output)
 
 
 # Page-side helpers for the races between a Stop and the requests around it.
@@ -198,35 +237,59 @@ RACE_HELPERS = """() => {
         while (performance.now() < until) {}
     };
     window.demoCall = () => rt.call("rankcards.metrics:reciprocal_rank", [["a", "b"], ["b"]]);
-    window.slowSize = 300000;  // sized by _open_for_races to outlast the grace period
+    // A demo's call twice the grace period long (SLOW_CALL): 1.0 for "a", 0.5 for "b".
     window.slowCall = (relevant) =>
-        rt.call("rankcards.metrics:mean_reciprocal_rank",
-                [Array(slowSize).fill(["a", "b"]), Array(slowSize).fill([relevant])]);
+        rt.call("rankcards.slow_for_tests:reciprocal_rank_after",
+                [2 * rcGraceMs, ["a", "b"], [relevant]]);
     window.outcome = (call) => call.catch((error) => `rejected: ${error.message}`);
 }"""
 
+# The slow call: Python bytecode, which a Stop interrupts as it does a demo's computation, for a
+# set time by the clock however loaded the machine is, then reciprocal_rank. (A computation
+# timed once and scaled cost each test seconds of CPU more, and lasted longest under load.)
+# The worker's bridge only calls rankcards.<module>:<function>: the module is registered so.
+SLOW_CALL = """
+import sys, time, types
+from rankcards.metrics import reciprocal_rank
 
-# The slow call lasts at least twice the runtime's grace period on the machine at hand: timed
-# once, then made longer in proportion.
-_SIZE_SLOW_CALL = """async () => {
-    const started = performance.now();
-    await slowCall("a");
-    const ms = performance.now() - started;
-    slowSize = Math.ceil(slowSize * Math.max(1, (2 * rcGraceMs) / ms));
-    return ms;
-}"""
+def reciprocal_rank_after(ms, ranking, relevant):
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        pass
+    return reciprocal_rank(ranking, relevant)
+
+module = types.ModuleType("rankcards.slow_for_tests")
+module.reciprocal_rank_after = reciprocal_rank_after
+sys.modules[module.__name__] = module
+"""
 
 
-def _open_for_races(page: Any, base: str, examples: list[Any]) -> None:
-    _open(page, base, _first(examples))
+@pytest.fixture(scope="module")
+def isolated(browser: Any, isolated_server: str, examples: list[Any]) -> Iterator[Any]:
+    """A crossOriginIsolated tab (a Stop interrupts Python: the worker goes on) on the first
+    English example's page, its runtime booted once, with the race helpers."""
+    page = open_page(browser)
+    _open(page, isolated_server, _first(examples))
     page.evaluate(RACE_HELPERS)
-    page.evaluate(_SIZE_SLOW_CALL)
+    assert page.evaluate("(code) => rt.run(code)", SLOW_CALL)["ok"] is True
+    yield page
+    page.context.close()
 
 
-def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated_server, examples):
+def test_stop_interrupts_python_when_cross_origin_isolated(isolated, examples):
+    page, example = isolated, _first(examples)
+    boots = page.evaluate("rt.boots")
+    assert page.evaluate("crossOriginIsolated") is True
+    assert _stop_loop_in_editor(page) < 1.0
+    assert _reset_and_run(page, example) == example.output
+    assert page.evaluate("rt.boots") == boots  # KeyboardInterrupt: the same worker goes on
+
+
+def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(isolated):
     """A demo may call Python right after a Stop: its request must not clear the signal the
     running loop has not read yet (it did, and the worker was restarted instead)."""
-    _open_for_races(page, isolated_server, examples)
+    page = isolated
+    boots = page.evaluate("rt.boots")
     result = page.evaluate(
         """() => new Promise((resolve) => {
             let call = null;
@@ -240,7 +303,7 @@ def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated
             });
         })"""
     )
-    assert result == {"reason": "stopped", "value": 0.5, "boots": 1}
+    assert result == {"reason": "stopped", "value": 0.5, "boots": boots}
 
 
 # The page's thread is held busy for BUSY_MS so that the worker is known to have got past the
@@ -249,11 +312,12 @@ def test_a_call_made_while_stop_is_on_its_way_keeps_the_interrupt(page, isolated
 BUSY_MS = 300
 
 
-def test_a_second_stop_does_not_interrupt_the_next_call(page, isolated_server, examples):
+def test_a_second_stop_does_not_interrupt_the_next_call(isolated):
     """Stop pressed twice: the loop has already read the first signal when the second comes.
     The second must not be left in the buffer for the demo's call queued next (it was: print
     writes twice, and a test stopping on each write failed now and then in CI)."""
-    _open_for_races(page, isolated_server, examples)
+    page = isolated
+    boots = page.evaluate("rt.boots")
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
@@ -273,13 +337,14 @@ def test_a_second_stop_does_not_interrupt_the_next_call(page, isolated_server, e
         })""",
         BUSY_MS,
     )
-    assert result == {"reason": "stopped", "value": 0.5, "next": ["2\n", None], "boots": 1}
+    assert result == {"reason": "stopped", "value": 0.5, "next": ["2\n", None], "boots": boots}
 
 
-def test_a_stop_that_comes_after_its_run_ended_interrupts_nothing(page, isolated_server, examples):
+def test_a_stop_that_comes_after_its_run_ended_interrupts_nothing(isolated):
     """Stop pressed as the run ends by itself: the worker has finished the run when the signal
     is set. Neither the demo's call sent after the Stop nor the next Run may be interrupted."""
-    _open_for_races(page, isolated_server, examples)
+    page = isolated
+    boots = page.evaluate("rt.boots")
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
@@ -298,13 +363,14 @@ def test_a_stop_that_comes_after_its_run_ended_interrupts_nothing(page, isolated
         })""",
         BUSY_MS,
     )
-    assert result == {"run": ["1\n", None], "value": 0.5, "next": ["2\n", None], "boots": 1}
+    assert result == {"run": ["1\n", None], "value": 0.5, "next": ["2\n", None], "boots": boots}
 
 
-def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_server, examples):
+def test_a_call_running_when_a_late_stop_lands_is_made_again(isolated):
     """The same late Stop, while the demo's call queued behind the run is already in Python:
     the signal interrupts the call (nothing can prevent it), and the worker makes it again."""
-    _open_for_races(page, isolated_server, examples)
+    page = isolated
+    boots = page.evaluate("rt.boots")
     result = page.evaluate(
         """(busyMs) => new Promise((resolve) => {
             let call = null;
@@ -312,8 +378,8 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
                 if (call) return;
                 // The call is sent after a few microtasks (call() awaits the runtime first);
                 // so is the Stop, still before the page can hear of the run's end. The run has
-                // ended at once, and the call, twice the grace period long (see
-                // _open_for_races), is in Python when the Stop comes.
+                // ended at once, and the call, twice the grace period long, is in Python when
+                // the Stop comes.
                 call = slowCall("b");
                 for (let hop = 0; hop < 10; hop++) await null;
                 busy(busyMs);
@@ -326,13 +392,14 @@ def test_a_call_running_when_a_late_stop_lands_is_made_again(page, isolated_serv
         })""",
         BUSY_MS // 3,
     )
-    assert result == {"run": ["1\n", None], "value": 0.5, "boots": 1}
+    assert result == {"run": ["1\n", None], "value": 0.5, "boots": boots}
 
 
-def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(page, isolated_server, examples):
+def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(isolated):
     """Stop ends the run; a demo's call waiting behind it then takes as long as it takes (here
     longer than the grace period) in the same worker: it used to restart the worker."""
-    _open_for_races(page, isolated_server, examples)
+    page = isolated
+    boots = page.evaluate("rt.boots")
     result = page.evaluate(
         """() => new Promise((resolve) => {
             let call = null;
@@ -352,7 +419,7 @@ def test_a_slow_call_queued_behind_a_stopped_run_keeps_the_worker(page, isolated
             });
         })"""
     )
-    assert result == {"reason": "stopped", "value": 1.0, "boots": 1}
+    assert result == {"reason": "stopped", "value": 1.0, "boots": boots}
     assert page.evaluate("rcPendingAtGrace") is True, "the call ended within the grace period"
 
 
@@ -372,29 +439,6 @@ def test_blocked_runtime_keeps_static_content_and_offers_retry(page, site_server
     retry.click()
     page.wait_for_function(READY)
     assert block.locator("[data-rc-status]").inner_text().startswith("Python ready")
-
-
-def test_instant_navigation_keeps_the_booted_runtime(page, site_server, examples):
-    english = [e for e in examples if e.lang == "en"]
-    first = english[0]
-    others = {e.url: e for e in english if e.url != first.url}
-    _open(page, site_server, first)
-    hrefs = page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")
-    target = next((h for h in hrefs if h.removeprefix(site_server) in others), None)
-    assert target is not None, f"{first.url} links to no other card page"
-    page.evaluate("window.rcMarker = 'kept'")
-    page.evaluate(
-        "(u) => [...document.querySelectorAll('.md-content a')].find(a => a.href === u).click()",
-        target,
-    )
-    page.wait_for_url(target)
-    page.wait_for_selector("[data-rc-example][data-rc-enhanced]")
-    assert page.evaluate("window.rcMarker") == "kept"  # no reload: the same JS realm
-    assert page.evaluate("rt.boots") == 1
-    assert page.evaluate("document.documentElement.dataset.runtime") == "ready"
-    second = others[target.removeprefix(site_server)]
-    # a card may time its queries (index benchmarking): measured values may differ from the build's
-    assert without_measured(_reset_and_run(page, second)) == without_measured(second.output)
 
 
 def test_a_package_of_another_version_is_refused(page, site_server, examples):

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 import pytest
+from static_site import base_url, start_server
 
 import rankcards
 from rankcards.metrics import reciprocal_rank
@@ -130,51 +131,25 @@ def test_a_bad_shipped_snapshot_gives_way_to_a_normal_boot(page, site_server):
     _works(page)
 
 
-def test_a_shipped_snapshot_the_host_decompressed_is_restored_too(page, site_server, built_site):
+def test_a_shipped_snapshot_the_host_decompressed_is_restored_too(
+    page, site_server, built_site, tmp_path
+):
     # It is gzipped at build; a host may serve it with Content-Encoding: gzip, and the browser
-    # then hands over the bytes already unpacked.
+    # then hands over the bytes already unpacked. They come from a server of their own: handed
+    # to the route (route.fulfill), the megabytes crossed Playwright's protocol for 10 s.
     [shipped] = (built_site / "assets/rankcards").glob("snapshot-*.bin")
-    unpacked = gzip.decompress(shipped.read_bytes())
-    page.context.route(
-        "**/assets/rankcards/snapshot-*.bin", lambda route: route.fulfill(body=unpacked)
-    )
-    assert _visit(page, site_server + "en/mrr/")["mode"] == "shipped"
-    _works(page)
-
-
-@pytest.mark.parametrize("shipped", [True, False], ids=["shipped", "made-by-the-worker"])
-def test_second_visit_restores_the_snapshot(page, site_server, shipped):
-    if not shipped:
-        _without_shipped_snapshot(page)
-    url = site_server + "en/mrr/"
-    assert _visit(page, url)["mode"] == ("shipped" if shipped else "normal")
-    page.wait_for_function(STORED)
-    assert page.evaluate("rt.timings.snapshot.bytes") > 1_000_000
-    second = _visit(page, url)
-    assert second["mode"] == "snapshot"
-    assert "snapshot" not in second  # a restored worker does not store another one
-    _works(page)
-    assert page.console_errors == []
-
-
-def test_a_first_visit_rehearses_the_next_visits_boot_once(page, site_server):
-    page.add_init_script(COUNT_REHEARSALS)
-    url = site_server + "en/mrr/"
-    assert _visit(page, url)["mode"] == "shipped"
-    page.wait_for_function(STORED)
-    page.wait_for_function(REHEARSED, timeout=60_000)
-    rehearsal = page.evaluate("rt.timings.rehearsal")
-    assert rehearsal["ok"] is True
-    assert 0 < rehearsal["ms"] < 30_000
-    assert page.evaluate("rcRehearsals") == {"started": 1, "terminated": 1}
-    _works(page)  # the page's own worker is untouched
-    assert page.evaluate("rt.boots") == 1
-    # The next visit restores the copy the rehearsal booted from, and rehearses nothing.
-    assert _visit(page, url)["mode"] == "snapshot"
-    page.wait_for_timeout(1500)  # well past the worker's idle work
-    assert page.evaluate("rcRehearsals") == {"started": 0, "terminated": 0}
-    assert "rehearsal" not in page.evaluate("rt.timings")
-    assert page.console_errors == []
+    (tmp_path / shipped.name).write_bytes(gzip.decompress(shipped.read_bytes()))
+    host = start_server(tmp_path)
+    unpacked = base_url(host) + shipped.name
+    try:
+        page.context.route(
+            "**/assets/rankcards/snapshot-*.bin", lambda route: route.continue_(url=unpacked)
+        )
+        assert _visit(page, site_server + "en/mrr/")["mode"] == "shipped"
+        _works(page)
+    finally:
+        host.shutdown()
+        host.server_close()
 
 
 def test_a_device_with_2_gb_of_memory_is_spared_the_rehearsal(page, site_server):
@@ -206,40 +181,67 @@ def test_a_rehearsal_that_fails_is_dropped_and_the_page_works_on(page, site_serv
     _works(page)
 
 
-def test_only_the_non_zero_pages_of_the_heap_are_stored(page, site_server):
-    _visit(page, site_server + "en/mrr/")
+# The bytes of the one snapshot Cache Storage holds.
+STORED_BYTES = """async () => {
+    const cache = await caches.open("rankcards-snapshots");
+    const [request] = await cache.keys();
+    return (await (await cache.match(request)).arrayBuffer()).byteLength;
+}"""
+
+
+def test_visits_keep_rehearse_and_restore_the_snapshot_and_drop_a_corrupt_copy(page, site_server):
+    """A reader's visits to a card in one browser context (one Cache Storage), each step checked
+    where the previous left it: (1) a first visit restores the shipped snapshot, keeps its
+    non-zero pages, and rehearses the next visit's boot once; (2) the next visit restores the
+    kept copy, keeps and rehearses nothing; (3) a kept copy corrupted (truncated, then garbage)
+    gives way to a normal boot and is dropped, and the visits after keep and restore it again."""
+    page.add_init_script(COUNT_REHEARSALS)
+    url = site_server + "en/mrr/"
+
+    # (1) The first visit.
+    assert _visit(page, url)["mode"] == "shipped"
     page.wait_for_function(STORED)
     heap = page.evaluate("rt.timings.snapshot.bytes")
-    stored = page.evaluate(
-        """async () => {
-            const cache = await caches.open("rankcards-snapshots");
-            const [request] = await cache.keys();
-            return (await (await cache.match(request)).arrayBuffer()).byteLength;
-        }"""
-    )
+    assert heap > 1_000_000
     # A booted heap is mostly zero pages (~60 % here): the stored copy leaves them out.
-    assert 1_000_000 < stored < 0.7 * heap
+    assert 1_000_000 < page.evaluate(STORED_BYTES) < 0.7 * heap
+    page.wait_for_function(REHEARSED, timeout=60_000)
+    rehearsal = page.evaluate("rt.timings.rehearsal")
+    assert rehearsal["ok"] is True
+    assert 0 < rehearsal["ms"] < 30_000
+    assert page.evaluate("rcRehearsals") == {"started": 1, "terminated": 1}
+    _works(page)  # the page's own worker is untouched
+    assert page.evaluate("rt.boots") == 1
 
-
-@pytest.mark.parametrize("how", ["truncated", "garbage"])
-def test_a_corrupt_snapshot_is_dropped_and_the_boot_falls_back(page, site_server, how):
-    url = site_server + "en/mrr/"
-    _visit(page, url)
-    page.wait_for_function(STORED)
-    page.wait_for_function(REHEARSED, timeout=60_000)  # it reads the stored copy too
-    assert page.evaluate(CORRUPT, how) == 1
-    assert _visit(page, url)["mode"] == "fallback"
+    # (2) The next visit restores the copy the rehearsal booted from, and rehearses nothing.
+    second = _visit(page, url)
+    assert second["mode"] == "snapshot"
     _works(page)
-    assert page.evaluate("caches.open('rankcards-snapshots').then(c => c.keys())") == []
-    assert _visit(page, url)["mode"] == "shipped"  # the stored copy was dropped
-    page.wait_for_function(STORED)  # and is kept again
-    _works(page)
-    assert _visit(page, url)["mode"] == "snapshot"
-    _works(page)
+    page.wait_for_timeout(1500)  # well past the worker's idle work
+    assert page.evaluate("rcRehearsals") == {"started": 0, "terminated": 0}
+    timings = page.evaluate("rt.timings")
+    assert "snapshot" not in timings  # a restored worker does not store another one
+    assert "rehearsal" not in timings
+    assert page.console_errors == []
+
+    # (3) A corrupt copy: dropped, the boot falls back; kept again by the next visit.
+    for how in ("truncated", "garbage"):
+        assert page.evaluate(CORRUPT, how) == 1, how
+        assert _visit(page, url)["mode"] == "fallback", how
+        _works(page)
+        assert page.evaluate("caches.open('rankcards-snapshots').then(c => c.keys())") == [], how
+        assert _visit(page, url)["mode"] == "shipped", how  # the stored copy was dropped
+        page.wait_for_function(STORED)  # and is kept again
+        _works(page)
+        assert _visit(page, url)["mode"] == "snapshot", how
+        _works(page)
 
 
-def test_no_snapshot_is_made_after_the_readers_code_ran(page, site_server):
-    _without_shipped_snapshot(page)  # the shipped one is stored as built, whatever ran
+def test_the_worker_makes_a_snapshot_but_never_after_the_readers_code_ran(page, site_server):
+    """Without a shipped snapshot (a Pyodide from a CDN) the worker keeps one of its own heap
+    after a normal boot, but not once the reader's code ran (it may change modules or
+    globals); the next visit restores one made without it."""
+    _without_shipped_snapshot(page)
     url = site_server + "en/mrr/"
     page.goto(url)
     page.evaluate(
@@ -251,9 +253,16 @@ def test_no_snapshot_is_made_after_the_readers_code_ran(page, site_server):
     )
     page.wait_for_timeout(1500)  # well past the worker's idle delay before a snapshot
     assert "snapshot" not in page.evaluate("rt.timings")
-    assert _visit(page, url)["mode"] == "normal"
+    assert _visit(page, url)["mode"] == "normal"  # nothing was kept
+
+    page.wait_for_function(STORED)  # this visit ran nothing of the reader's
+    assert page.evaluate("rt.timings.snapshot.bytes") > 1_000_000
+    second = _visit(page, url)
+    assert second["mode"] == "snapshot"
     check = "import rankcards\\nprint(hasattr(rankcards, 'changed_by_reader'))"
     assert page.evaluate(f'rt.run("{check}")')["output"] == "False\n"
+    _works(page)
+    assert page.console_errors == []
 
 
 def test_a_restored_interpreter_is_interrupted_by_stop(page, isolated_server):
