@@ -2,8 +2,9 @@
 value CI holds; the browser's Chromium fixture is held to it as it is, and no test reads CI in
 its own way.
 
-The fixture is run as pytest runs it: its conftest, with ``static_site`` and ``ci_gate`` beside
-it, in a throw-away folder whose one test asks for Chromium, with no Chromium to be found.
+The fixture is run as pytest runs it: its conftest, with the browser tests' helper modules and
+``ci_gate`` beside it, in a throw-away folder whose one test asks for Chromium, with no Chromium
+to be found.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def _run_pytest(folder: Path, ci: str | None) -> subprocess.CompletedProcess[str
 
 @pytest.fixture
 def chromium_probe(tmp_path: Path) -> Path:
-    for source in (TESTS / "browser" / "conftest.py", TESTS / "browser" / "static_site.py"):
-        shutil.copy(source, tmp_path / source.name)
+    for source in (TESTS / "browser").glob("*.py"):  # the conftest and the helpers it imports
+        if not source.name.startswith("test_"):
+            shutil.copy(source, tmp_path / source.name)
     shutil.copy(TESTS / "ci_gate.py", tmp_path / "ci_gate.py")
     (tmp_path / "test_probe.py").write_text(PROBE, encoding="utf-8")
     return tmp_path

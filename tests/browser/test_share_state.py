@@ -290,7 +290,8 @@ def test_share_with_code_gives_a_link_whose_code_lands_in_the_editor_and_runs_on
     page.goto(f"{site_server}en/mrr/#demo={link_value({'k': 2})}")
     _live(page)  # the page settled (its scroll to the demo done) before the reader edits
     block = page.locator(EXAMPLE).first
-    block.locator("[data-rc-source]").click()
+    # pointing at the code mounts the editor (unless the ready runtime already did: no click)
+    block.locator("[data-rc-source]").dispatch_event("pointerdown")
     page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
     page.locator(f"{EXAMPLE} .cm-content").click()
     page.keyboard.press("Control+a")
@@ -402,7 +403,8 @@ def test_share_right_after_a_change_copies_that_change(page, site_server):
     page.goto(f"{site_server}en/mrr/")
     _live(page)
     block = page.locator(EXAMPLE).first
-    block.locator("[data-rc-source]").click()
+    # pointing at the code mounts the editor (unless the ready runtime already did: no click)
+    block.locator("[data-rc-source]").dispatch_event("pointerdown")
     page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
     _slide(page, "4")  # a first change: the sharing modules are in
     page.evaluate("delete Navigator.prototype.clipboard")
