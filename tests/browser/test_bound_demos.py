@@ -306,7 +306,11 @@ def test_a_slow_run_is_stopped_for_a_newer_change_and_stop_ends_both(page, site_
     _open(page, f"{site_server}en/pooling/")
     page.locator(f"{EXAMPLE} .cm-content").click()
     page.keyboard.press("Control+End")
-    page.keyboard.type("\nimport time\ntime.sleep(depth / 10)\nprint('slept', depth)")
+    # 3 s at depth 30 and 31; a minute from 40 on, so that only a Stop ends those runs (a
+    # loaded machine's clicks can come seconds late)
+    page.keyboard.type(
+        "\nimport time\ntime.sleep(depth / 10 if depth < 40 else 60)\nprint('slept', depth)"
+    )
     page.wait_for_selector(f"{DEMO}[data-rc-bound-state=ready]")
     page.evaluate(_RUNS)
     _slide(page, "depth", 30)  # sleeps 3 s
