@@ -35,7 +35,7 @@ import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
 import { SHARE_TEXT, controlsOf, element, shareBar } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { RestoredNote, decodeJSON, encodeJSON, flushLinks, readLink, writeLink, writeLinkSoon } from "./share.js";
+import { RestoredNote, decodeJSON, encodeJSON, readLink, writeLink, writeLinkNow, writeLinkSoon } from "./share.js";
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
@@ -231,8 +231,7 @@ class BoundDemo {
 
   // Share, and the note's way back: the URL now (with any other waiting write).
   #writeLink() {
-    writeLinkSoon(this, () => this.#linkChanges());
-    flushLinks();
+    writeLinkNow(this, () => this.#linkChanges());
   }
 
   // null once instant navigation has replaced the page (the URL is the next page's)

@@ -330,9 +330,8 @@ class Demo {
 
   // Share, and the note's way back: the URL now (with any other waiting write).
   async #writeLinkNow() {
-    const { writeLinkSoon, flushLinks, ...sharing } = await loadSharing();
-    writeLinkSoon(this, () => this.#linkChanges(sharing));
-    flushLinks();
+    const { writeLinkNow, ...sharing } = await loadSharing();
+    writeLinkNow(this, () => this.#linkChanges(sharing));
   }
 
   // The link's parameter for the current state; null once instant navigation has replaced the

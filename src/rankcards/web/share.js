@@ -8,6 +8,8 @@
 //   writeLinkSoon(owner, changesOf)  writeLink(changesOf()) once the page has had no newer
 //                              call for LINK_DELAY_MS (one per owner, the latest; changesOf()
 //                              may return null: nothing to write)
+//   writeLinkNow(owner, changesOf)  the same, written now with every other waiting write (Share,
+//                              a note's way back)
 //   flushLinks()               does the waiting writes now: whatever reads the link to share it
 //                              (Share, Share with code) calls it first; a module that does not
 //                              import this one dispatches `rankcards:flush-link` on window (the
@@ -120,6 +122,11 @@ export function writeLinkSoon(owner, changesOf) {
   waitingWrites.set(owner, changesOf);
   clearTimeout(linkTimer);
   linkTimer = setTimeout(flushLinks, LINK_DELAY_MS);
+}
+
+export function writeLinkNow(owner, changesOf) {
+  waitingWrites.set(owner, changesOf);
+  flushLinks();
 }
 
 export function flushLinks() {
