@@ -42,6 +42,17 @@ def test_boolean_and_missing_attributes(attrs: dict, expected: str) -> None:
     assert el("i", attrs) == expected
 
 
+def test_kept_renderings_tell_equal_values_of_other_types_apart() -> None:
+    """The builder keeps the renderings it repeats (_escaped_text, _attr): a value equal to an
+    earlier one but of another type (markup against text, True against 1) renders as its own."""
+    assert el("i", {"title": Html("&amp;")}) == '<i title="&amp;"></i>'
+    assert el("i", {"title": "&amp;"}) == '<i title="&amp;amp;"></i>'
+    assert el("i", {"data-n": True}) == "<i data-n></i>"
+    assert el("i", {"data-n": 1}) == '<i data-n="1"></i>'
+    assert el("i", {"data-n": 1.0}) == '<i data-n="1.0"></i>'
+    assert el("i", {}, Html("<b>a</b>"), "<b>a</b>") == "<i><b>a</b>&lt;b&gt;a&lt;/b&gt;</i>"
+
+
 @pytest.mark.parametrize("bad", ["a b", "x>", "on click", "", "1a"])
 def test_invalid_tag_or_attribute_names_are_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="invalid HTML"):

@@ -53,12 +53,19 @@ def escape(value: object) -> Html:
     return Html(_escape_text(str(value), quote=True))
 
 
+# A view repeats the same few texts and attribute pairs (query and document ids, classes,
+# scopes, metric names) on every change: their escaped forms are kept (here and in _attr).
+@lru_cache(maxsize=4096)
+def _escaped_text(value: str) -> str:
+    return _escape_text(value, quote=True)
+
+
 def _child(value: object) -> str:
     kind = type(value)  # exact-type fast paths first: views build thousands of nodes per change
     if kind is Html:
         return value  # type: ignore[return-value]
     if kind is str:
-        return _escape_text(value, quote=True)  # type: ignore[arg-type]
+        return _escaped_text(value)  # type: ignore[arg-type]
     if kind is list or kind is tuple:
         return "".join([_child(item) for item in value])  # type: ignore[attr-defined]
     if value is None or value is False:
@@ -78,6 +85,8 @@ def _checked(name: str, what: str) -> str:
     return name
 
 
+# typed: an Html value and the equal str are rendered differently, and so are True and 1
+@lru_cache(maxsize=4096, typed=True)
 def _attr(name: str, value: AttrValue) -> str:
     _checked(name, "attribute")
     if value is None or value is False:

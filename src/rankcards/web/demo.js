@@ -135,8 +135,11 @@ function morph(into, from) {
   for (const node of [...from.childNodes]) {
     if (kept && kept.nodeName === node.nodeName && kept.nodeType === node.nodeType) {
       if (node.nodeType === Node.ELEMENT_NODE) {
-        updateAttributes(kept, node);
-        morph(kept, node);
+        // most of a view is the same after a change: the native comparison skips it
+        if (!kept.isEqualNode(node)) {
+          updateAttributes(kept, node);
+          morph(kept, node);
+        }
       } else if (kept.nodeValue !== node.nodeValue) {
         kept.nodeValue = node.nodeValue;
       }
