@@ -90,9 +90,9 @@ def test_the_job_summary_says_how_to_open_the_site_and_lists_the_changed_cards(
         assert f"- `{slug}`: http://127.0.0.1:8000/rankcards/en/{slug}/ and " in text
 
 
-# The last measured `make test` of a fresh clone (2 cores, 46 cards): bench/README.md,
-# "The suite, third pass".
-MEASURED_SUITE_SECONDS = 739
+# The last measured `make test` of a fresh clone (2 cores, 46 cards), on the slowest machine
+# seen: bench/README.md, "Fourth session".
+MEASURED_SUITE_SECONDS = 1792
 
 
 def test_the_time_limit_leaves_headroom_over_the_measured_suite() -> None:

@@ -248,3 +248,21 @@ def test_unjudged_documents_only_where_the_control_offers_them() -> None:
     assert refused == {
         "problem": "state.queries[0].unjudged: this card's rankings have no unjudged state"
     }
+
+
+def test_the_link_carries_a_demos_changes_and_nothing_for_none() -> None:
+    """share.js demoParameter, the `demo` parameter demo.js and bound.js write: the changes
+    from the card's own state, encoded; none left (the card's state) takes it out of the link."""
+    script = """
+import { changesFrom } from %s;
+import { decodeJSON, demoParameter } from %s;
+const [initial, states] = JSON.parse(process.argv[1]);
+console.log(JSON.stringify(states.map((state) => {
+  const { demo } = demoParameter(changesFrom(state, initial));
+  return demo === null ? null : decodeJSON(demo);
+})));
+"""
+    uris = (json.dumps((WEB / name).as_uri()) for name in ("state_check.js", "share.js"))
+    moved = {**MRR_INITIAL, "k": 3}
+    got = _node(script % tuple(uris), json.dumps([MRR_INITIAL, [moved, MRR_INITIAL]]))
+    assert got == [{"k": 3}, None]

@@ -35,7 +35,7 @@ import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
 import { SHARE_TEXT, controlsOf, element, shareBar } from "./demo.js";
 import { changesFrom, checkSharedState } from "./state_check.js";
-import { RestoredNote, decodeJSON, encodeJSON, readLink, writeLink, writeLinkNow, writeLinkSoon } from "./share.js";
+import { RestoredNote, decodeJSON, demoParameter, readLink, writeLink, writeLinkNow, writeLinkSoon } from "./share.js";
 import { literalText, matchOriginal, rewriteLiteral } from "./bound_literals.js";
 
 const CHECK_DELAY_MS = 150; // the reader's typing settles before the worker checks the code
@@ -236,9 +236,7 @@ class BoundDemo {
 
   // null once instant navigation has replaced the page (the URL is the next page's)
   #linkChanges() {
-    if (!this.#section.isConnected) return null;
-    const changes = changesFrom(this.#state, this.#initial);
-    return { demo: Object.keys(changes).length ? encodeJSON(changes) : null };
+    return this.#section.isConnected ? demoParameter(changesFrom(this.#state, this.#initial)) : null;
   }
 
   // A link's values are set on the controls and the literals, and the card's code runs; a link

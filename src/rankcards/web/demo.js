@@ -339,11 +339,10 @@ class Demo {
 
   // The link's parameter for the current state; null once instant navigation has replaced the
   // page (the URL is the next page's).
-  #linkChanges({ changesFrom, encodeJSON }) {
+  #linkChanges({ changesFrom, demoParameter }) {
     if (!this.#section.isConnected) return null;
     this.#linkStale = false;
-    const changes = changesFrom(this.#state, this.#initial);
-    return { demo: Object.keys(changes).length ? encodeJSON(changes) : null };
+    return demoParameter(changesFrom(this.#state, this.#initial));
   }
 
   get state() {

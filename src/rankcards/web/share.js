@@ -15,6 +15,8 @@
 //                              import this one dispatches `rankcards:flush-link` on window (the
 //                              PNG export of draw_export.js)
 //   encodeJSON(value) / decodeJSON(text)          base64url JSON (decode throws on garbage)
+//   demoParameter(changes)     the link's `demo` for a demo's changes from its card's state
+//                              (state_check.js changesFrom): null when there are none
 //   compressText(text) / decompressText(text)     deflate-raw + base64url (async; bounded)
 //   copyLink(url, field)       copies url; if the clipboard is unavailable, shows `field`
 //                              (a read-only input) with the url selected -> "copied" | "select"
@@ -117,6 +119,10 @@ export function writeLink(changes) {
 export const LINK_DELAY_MS = 300;
 const waitingWrites = new Map(); // owner -> changesOf
 let linkTimer = null;
+
+export function demoParameter(changes) {
+  return { demo: Object.keys(changes).length ? encodeJSON(changes) : null };
+}
 
 export function writeLinkSoon(owner, changesOf) {
   waitingWrites.set(owner, changesOf);
