@@ -46,18 +46,18 @@ class Html(str):
     __slots__ = ()
 
 
-def escape(value: object) -> Html:
-    """Escape text for element content or a quoted attribute; :class:`Html` passes through."""
-    if isinstance(value, Html):
-        return value
-    return Html(_escape_text(str(value), quote=True))
-
-
 # A view repeats the same few texts and attribute pairs (query and document ids, classes,
 # scopes, metric names) on every change: their escaped forms are kept (here and in _attr).
 @lru_cache(maxsize=4096)
 def _escaped_text(value: str) -> str:
     return _escape_text(value, quote=True)
+
+
+def escape(value: object) -> Html:
+    """Escape text for element content or a quoted attribute; :class:`Html` passes through."""
+    if isinstance(value, Html):
+        return value
+    return Html(_escaped_text(str(value)))
 
 
 def _child(value: object) -> str:
