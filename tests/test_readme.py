@@ -7,9 +7,9 @@ The full benchmark account lives in bench/README.md; the README keeps the headli
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_paths import CARDS, ROOT
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 LIMIT = 15_000
 
@@ -69,7 +69,7 @@ def test_the_counts_the_readme_states_are_the_glossarys() -> None:
     from rankcards.cards import load_cards
     from rankcards.site._i18n import CATEGORY_ORDER
 
-    cards, problems = load_cards(ROOT / "docs" / "cards")
+    cards, problems = load_cards(CARDS)
     assert not problems, problems
     with_exercise = sum(1 for card in cards if "exercise" in card.data)
     exercises = re.search(r"on (\w+) measure cards?, a \*\*Practice\*\* exercise", README)

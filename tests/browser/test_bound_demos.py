@@ -13,7 +13,6 @@ instant navigation where the runtime is not what is tested."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,10 +22,10 @@ from instant import visit_each
 
 from rankcards.runner import without_measured
 from rankcards.viz.bound import find_bindings, literal_text, rewrite
+from repo_paths import CARDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 DEMO = "section[data-rc-demo][data-rc-bound]"
 EXAMPLE = "[data-rc-example]"
 READY = "document.documentElement.dataset.runtime === 'ready'"

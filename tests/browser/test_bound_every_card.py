@@ -8,7 +8,6 @@ the cards in test_bound_demos.py's MOVES are moved there instead, with the text 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +16,9 @@ from instant import visit_each
 from test_bound_demos import DEMO, EXAMPLE, MOVES, _after_run, _code, _ready, _view
 
 from rankcards.viz.bound import find_bindings, literal_text, rewrite
+from repo_paths import CARDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 
 
 def _bound_cards() -> list[tuple[str, str, dict[str, Any]]]:

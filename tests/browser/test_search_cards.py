@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rankcards.cards import Card, load_cards
 from rankcards.site._search import name_parts, search_terms
-
-ROOT = Path(__file__).resolve().parents[2]
+from repo_paths import CARDS
 
 
 def _only_one_card_has(word: str, card: Card, cards: list[Card]) -> bool:
@@ -34,7 +32,7 @@ def _only_one_card_has(word: str, card: Card, cards: list[Card]) -> bool:
 def _cases() -> dict[str, tuple[str, tuple[str, str]]]:
     """``kind -> (words, (English title, Spanish title))``: a card's Spanish name that no other
     card's names contain, and a tag that no other card's names contain."""
-    cards, _ = load_cards(ROOT / "docs" / "cards")
+    cards, _ = load_cards(CARDS)
     found: dict[str, tuple[str, tuple[str, str]]] = {}
     for card in sorted(cards, key=lambda card: card.slug):
         titles = (card.title("en"), card.title("es"))
@@ -74,7 +72,7 @@ def _code_word() -> str:
     """A word that the cards write only as code: in a card's prose as inline code and in one of
     its code blocks, never as a plain word. Search must find it (inline code keeps its words),
     show it as text, and leave the code blocks out."""
-    cards, _ = load_cards(ROOT / "docs" / "cards")
+    cards, _ = load_cards(CARDS)
     texts = {card.slug: list(_texts(card.data)) for card in cards}
     plain = " ".join(
         _INLINE_CODE.sub(" ", text)

@@ -8,13 +8,10 @@ a fingerprint of every file of the rankcards package, so a changed card or modul
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rankcards.cards import RenderedCard, build_cards, cache_dir_for, find_katex
-
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
+from repo_paths import CARDS
 
 
 @pytest.fixture(scope="session")

@@ -55,8 +55,8 @@ from rankcards.viz.interleaving import run as interleave
 from rankcards.viz.lab import view as lab_view
 from rankcards.viz.per_query import compare
 from rankcards.viz.significance import queries_needed
+from repo_paths import CARDS
 
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 LANGS = ("es", "en")
 QRELS = {q.id: dict(q.judgments) for q in TOY}
 RUN = {q.id: {doc: float(len(q.ranking) - i) for i, doc in enumerate(q.ranking)} for q in TOY}

@@ -12,15 +12,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
 from rankcards.site.generator import generate, template_environment
+from repo_paths import CARDS, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-CARDS = ROOT / "docs" / "cards"
 SLUGS = sorted(path.stem for path in CARDS.glob("*.yml"))
 SECTIONS = ["definition", "key-points", "intuition", "demo", "example", "related"]
 

@@ -10,7 +10,6 @@ prose describes for control settings other than the card's own.
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,12 +20,12 @@ from rankcards.demos.bm25 import BM25
 from rankcards.demos.judges import collection, simulated_judge
 from rankcards.demos.synthetic import SemanticRanker, synthetic_set
 from rankcards.metrics import agreement, cohen_kappa, evaluate, fleiss_kappa
+from repo_paths import CARDS
 
 sklearn_metrics = require_module("sklearn.metrics", "pip install scikit-learn")
 inter_rater = require_module("statsmodels.stats.inter_rater", "pip install statsmodels")
 krippendorff = require_module("krippendorff", "pip install krippendorff")
 
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 LANGS = ("es", "en")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,9 +14,8 @@ import yaml
 from rankcards.cards import card_files
 from rankcards.cards._rules import DRAW_TOOL
 from rankcards.site.generator import generate, template_environment
+from repo_paths import CARDS, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-CARDS = ROOT / "docs" / "cards"
 SLUGS = [path.stem for path in card_files(CARDS)]
 LANGS = ("es", "en")
 

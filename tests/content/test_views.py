@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import math
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -22,11 +21,11 @@ from rankcards.metrics import (
     recall_at_k,
 )
 from rankcards.viz import expand, gold_dataset, index_benchmarking, lab, recall
+from repo_paths import CARDS
 
 from ._view import read, shown
 
 TOY = {"queries": toy_state()}
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 
 
 def _hit_rate_lab(k: int, lang: str = "en") -> dict[str, float]:

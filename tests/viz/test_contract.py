@@ -6,15 +6,14 @@ import copy
 import sys
 import types
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from rankcards.viz import DemoError, load_compute, render, validate
+from repo_paths import CARDS
 
-ROOT = Path(__file__).resolve().parents[2]
 _LABEL = {"es": "Etiqueta", "en": "Label"}
 
 
@@ -174,6 +173,6 @@ def test_load_compute_refuses_non_strings() -> None:
 
 
 def test_the_mrr_card_demo_is_valid() -> None:
-    card = yaml.safe_load((ROOT / "docs" / "cards" / "mrr.yml").read_text(encoding="utf-8"))
+    card = yaml.safe_load((CARDS / "mrr.yml").read_text(encoding="utf-8"))
     assert validate(card["demo"]) == []
     assert 'data-measure="RR@5"' in render(card["demo"], "en")  # the lab: MRR@5 is mean RR@5

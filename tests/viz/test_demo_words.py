@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 import yaml
 
 from rankcards.runner import run_example
 from rankcards.viz import expand, render
+from repo_paths import CARDS
 
-CARDS = Path(__file__).resolve().parents[2] / "docs" / "cards"
 DEMO_SLUGS = sorted(
     path.stem
     for path in CARDS.glob("*.yml")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,9 +14,9 @@ from rankcards.demos.prf import baseline_rankings
 from rankcards.metrics import mean_ndcg_at_k
 from rankcards.viz import render, validate
 from rankcards.viz.interleaving import CONTENDERS, contender_rankings, run, view
+from repo_paths import CARDS
 
-ROOT = Path(__file__).resolve().parents[2]
-CARD = yaml.safe_load((ROOT / "docs" / "cards" / "online-evaluation.yml").read_text("utf-8"))
+CARD = yaml.safe_load((CARDS / "online-evaluation.yml").read_text("utf-8"))
 STATE = {"contender": "prf10", "model": "navigational", "impressions": 200, "seed": 1}
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +26,8 @@ import yaml
 from ci_gate import skip_or_fail
 from rankcards.viz import expand
 from rankcards.viz._validate import validate_controls
+from repo_paths import CARDS, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "rankcards" / "web"
 
 _SCRIPT = """
@@ -141,7 +140,7 @@ def test_the_build_and_the_page_refuse_a_value_that_breaks_the_rule(
 
 def _card_demos() -> list[tuple[str, dict[str, Any]]]:
     demos = []
-    for path in sorted((ROOT / "docs" / "cards").glob("*.yml")):
+    for path in sorted(CARDS.glob("*.yml")):
         demo = yaml.safe_load(path.read_text(encoding="utf-8")).get("demo")
         if demo and "state" in expand(demo):  # an example-bound demo's state is its literals
             demos.append((path.stem, expand(demo)))
