@@ -8,10 +8,14 @@ inside the page from the event that the control dispatches until the recomputed 
 the Pyodide worker: the measure lab on RR@k, ``rankcards.viz.lab:view``, since the MRR card
 moved to the lab) is in the DOM (the demo's ``rankcards:demo``
 event). The runtime is booted, the demo has made its own first compute, and ``--warmup``
-untimed changes are made before timing starts, so this is the warm path only: in the first
-seconds after a boot, changes can take a few hundred ms while Chromium tiers up Pyodide's
-WebAssembly and the page's other modules load (``--warmup 0`` shows that). The machine's load
-matters: run it on an otherwise idle machine.
+untimed changes are made before timing starts, so this is the warm path only. Until then V8 is
+still compiling Pyodide's hot WebAssembly functions with its optimizing tier, on the same two
+cores: a trace (bench/README.md, "the lab's change warms up") shows 30-40 ms of that compilation
+per change over the first 60 changes after a boot on a slow machine, and about 1 ms after 90, so
+the default is 100 (``--warmup 0`` shows the first changes; ``--warmup 30`` was the default until
+2026-12-02). Each run is a fresh browser context, so V8's cache of compiled WebAssembly, which
+spares a returning reader this warm-up, is empty. The machine's load matters: run it on an
+otherwise idle machine.
 
 ``--lab`` measures the measure lab instead (issue 14, same target): a site built with the lab
 fixture card (``tests/viz/fixtures/lab``: AP@k with ties, cutoff and averaging, until the real
@@ -101,7 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--changes", type=int, default=100)
-    parser.add_argument("--warmup", type=int, default=30, help="untimed changes first")
+    parser.add_argument("--warmup", type=int, default=100, help="untimed changes first")
     parser.add_argument("--page", default=None, help="default en/mrr/ (en/lab-ap/ with --lab)")
     parser.add_argument("--lab", action="store_true", help="the measure lab's fixture site")
     parser.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh page")
