@@ -163,7 +163,7 @@ class BoundDemo {
     if (matched) {
       this.#checking = null;
       this.#use(matched.bindings, matched.values);
-      if (cause === "reset") writeLink({ demo: null });
+      if (cause === "reset") this.#writeLink(); // the card's values: no demo in the link
       return;
     }
     this.#setMode("checking");

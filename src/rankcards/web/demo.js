@@ -311,7 +311,7 @@ class Demo {
     this.#section.dataset.rcShared = "invalid";
     this.#notice.dataset.reason = problem;
     this.#notice.hidden = false;
-    loadSharing().then(({ writeLink }) => writeLink({ demo: null }));
+    this.#writeLinkNow(); // the card's state (or the reader's, if a control moved meanwhile)
   }
 
   #recomputeIfReady() {
