@@ -14,7 +14,7 @@ cores: a trace (bench/README.md, "the lab's change warms up") shows 30-40 ms of 
 per change over the first 60 changes after a boot on a slow machine, and about 1 ms after 90, so
 the default is 100 (``--warmup 0`` shows the first changes; ``--warmup 30`` was the default until
 2026-12-02). Each run is a fresh browser context, so V8's cache of compiled WebAssembly, which
-spares a returning reader this warm-up, is empty. The machine's load matters: run it on an
+halves this warm-up for a returning reader, is empty. The machine's load matters: run it on an
 otherwise idle machine.
 
 ``--lab`` measures the measure lab instead (issue 14, same target): a site built with the lab
