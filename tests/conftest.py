@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from ci_gate import require_node, skip_or_fail
+from repo_paths import ROOT
 
 # ranx, a reference the fusion and bpref tests compare with, is numba-compiled on first call:
 # about 45 s per pytest worker on a fresh clone (its on-disk cache lives in the new venv), for
@@ -21,14 +22,13 @@ from ci_gate import require_node, skip_or_fail
 # same source and float64 arithmetic. Read when numba is first imported, so it is set here.
 os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
-_REPO_ROOT = Path(__file__).resolve().parents[1]
-TREC_EVAL_DATA = _REPO_ROOT / "tests" / "data" / "trec_eval"
+TREC_EVAL_DATA = ROOT / "tests" / "data" / "trec_eval"
 
 
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     """The repository checkout the tests run from."""
-    return _REPO_ROOT
+    return ROOT
 
 
 @pytest.fixture(scope="session")
