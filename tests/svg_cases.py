@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 from rankcards.web.svg import SVG_NS, XLINK_NS, allow_list
+from repo_paths import DATA
 
-CASES: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "data" / "svg_cases.json").read_text("utf-8")
-)["cases"]
+CASES: list[dict[str, Any]] = json.loads((DATA / "svg_cases.json").read_text("utf-8"))["cases"]
 
 
 def assert_only_allowed(markup: str) -> None:

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
+from repo_paths import ROOT
+
+TESTS = ROOT / "tests"
 
 PROBE = """
 def test_needs_chromium(chromium_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_paths import ROOT
 
 
 def _run_ci(tmp_path: Path, status: int, ci: str | None) -> tuple[int, str]:

@@ -10,7 +10,8 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_paths import ROOT
+
 WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 
 

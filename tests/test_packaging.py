@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from ci_gate import require_module
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SITE_PACKAGES = {"pyyaml", "jinja2", "markdown", "mkdocs", "mkdocs-material", "jsonschema"}
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n"
 RUN = "q1 Q0 d2 1 2.0 t\nq1 Q0 d1 2 1.0 t\nq2 Q0 d3 1 5.0 t\n"

@@ -13,8 +13,7 @@ from typing import Any
 from static_site import base_url, start_server
 
 from rankcards.web._build import bundle_dompurify
-
-WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
+from repo_paths import WEB
 
 
 @contextmanager

@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from repo_paths import ROOT, WEB
+
 # Its own xdist group: this module needs no built site, so it can run beside the "browser" group.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("draw")]
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
 PREFIX = "rankcards.draw.v1:"
-RESULTS = Path(__file__).resolve().parents[2] / "test-results" / "draw"  # screenshots, for people
+RESULTS = ROOT / "test-results" / "draw"  # screenshots, for people
 RECT = "r => ({x: r.x, y: r.y, w: r.width, h: r.height})"
 FILLER = "Texto de relleno para que la página tenga altura y se pueda desplazar. " * 6
 

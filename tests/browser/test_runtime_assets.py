@@ -17,8 +17,8 @@ import pytest
 import rankcards
 from rankcards import web
 from rankcards.web import WebAssetsError, page_assets, write_assets
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PYODIDE_VERSION = json.loads((ROOT / "node_modules/pyodide/package.json").read_text())["version"]
 
 pytestmark = pytest.mark.xdist_group("browser")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
-SNAPSHOT_JS = Path(__file__).resolve().parents[2] / "src/rankcards/web/snapshot.js"
+from repo_paths import WEB
+
+SNAPSHOT_JS = WEB / "snapshot.js"
 
 # A heap of 10 pages and a partial one: zero pages, random pages, a page zero but for its last
 # byte. It is encoded, cut into chunks of the given sizes (cycled) and decoded again; then each

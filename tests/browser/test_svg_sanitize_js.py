@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sanitizer_page import sanitize_in_page, sanitizer_site
 
 from rankcards.plot import Figure
 from rankcards.web.svg import allow_module, sanitize_svg
+from repo_paths import ROOT
 from svg_cases import CASES, assert_case, assert_only_allowed
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-ROOT = Path(__file__).resolve().parents[2]
 
 _SANITIZE = """async ([inputs, module]) => {
   const { sanitizeSvg } = await import(module);

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sanitizer_page import sanitize_in_page, sanitizer_site
 
 from rankcards.plot import Table
 from rankcards.web.table import allow_module, sanitize_table
+from repo_paths import DATA
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-CASES = json.loads((Path(__file__).parents[1] / "data" / "table_cases.json").read_text("utf-8"))[
-    "cases"
-]
+CASES = json.loads((DATA / "table_cases.json").read_text("utf-8"))["cases"]
 
 _SANITIZE = """async ([inputs, module]) => {
   const { sanitizeTable } = await import(module);

@@ -11,6 +11,7 @@ import pytest
 
 from rankcards.cards import CardError, build_cards, card_schema, load_cards
 from rankcards.commands import check, new, schema
+from repo_paths import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -498,5 +499,5 @@ def test_schema_command_prints_the_published_schema(capsys) -> None:
     assert _run(schema) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == card_schema()
-    site_copy = Path(__file__).parents[2] / "docs" / "schema" / "card.schema.json"
+    site_copy = ROOT / "docs" / "schema" / "card.schema.json"
     assert json.loads(site_copy.read_text()) == printed

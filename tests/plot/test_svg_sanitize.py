@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from rankcards.cards import CardError, build_cards
 from rankcards.cards._execute import run_jobs
 from rankcards.plot import Figure
 from rankcards.web.svg import SVG_NS, allow_list, sanitize_svg
+from repo_paths import ROOT
 from svg_cases import CASES, assert_case, assert_only_allowed
 
 
@@ -67,7 +67,7 @@ def test_the_build_sanitizes_an_examples_figures():
 
 def test_a_figure_the_page_cannot_show_is_a_card_problem(tmp_path):
     """``rankcards check`` / the build: one line naming the card, the field and the figure."""
-    fixtures = Path(__file__).parents[1] / "cards" / "fixtures"
+    fixtures = ROOT / "tests" / "cards" / "fixtures"
     for path in (fixtures / "ok").glob("*.yml"):
         shutil.copy(path, tmp_path / path.name)
     card = (fixtures / "bad" / "code-raises.yml").read_text(encoding="utf-8")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,9 @@ from rankcards.cards._execute import run_jobs
 from rankcards.plot import Table
 from rankcards.runner import display, run_example
 from rankcards.web.table import allow_list, sanitize_table
+from repo_paths import DATA
 
-CASES = json.loads((Path(__file__).parents[1] / "data" / "table_cases.json").read_text("utf-8"))[
-    "cases"
-]
+CASES = json.loads((DATA / "table_cases.json").read_text("utf-8"))["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])

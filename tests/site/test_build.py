@@ -11,7 +11,7 @@ from pathlib import Path
 
 from site_project import search_index
 
-ROOT = Path(__file__).parents[2]
+from repo_paths import ROOT
 
 SLUGS = ("alpha", "beta", "xss")
 TITLES = {"en": ("Alpha", "Beta"), "es": ("Alfa", "Beta")}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rankcards.cards import build_cards
 from rankcards.site import generate, navigation, template_environment
+from repo_paths import ROOT
 
-ROOT = Path(__file__).parents[2]
 CARDS = ROOT / "tests" / "cards" / "fixtures" / "ok"
 
 

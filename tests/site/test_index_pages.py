@@ -12,7 +12,6 @@ import html
 import re
 import unicodedata
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from markupsafe import escape
@@ -29,8 +28,8 @@ from rankcards.site._i18n import (
 )
 from rankcards.site._search import glossary_aliases
 from rankcards.site.generator import home_cards_html
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("en", "es")
 
 

@@ -16,8 +16,8 @@ from site_project import search_index
 
 from rankcards.cards import load_cards
 from rankcards.site._search import glossary_aliases, name_parts, search_terms
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CARDS, _ = load_cards(ROOT / "docs" / "cards")
 BY_SLUG = {card.slug: card for card in CARDS}
 

@@ -9,15 +9,15 @@ import json
 import random
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ci_gate import skip_or_fail
 from rankcards.viz.bound import find_bindings, literal_text, locate, rewrite
+from repo_paths import WEB
 
-MODULE = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web" / "bound_literals.js"
+MODULE = WEB / "bound_literals.js"
 NODE = shutil.which("node")
 
 _SCRIPT = """

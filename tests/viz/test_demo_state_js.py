@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 from ci_gate import skip_or_fail
+from repo_paths import WEB
 
-MODULE = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web" / "demo_state.js"
+MODULE = WEB / "demo_state.js"
 NODE = shutil.which("node")
 
 _SCRIPT = """

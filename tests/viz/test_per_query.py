@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -22,8 +21,8 @@ from rankcards.metrics import (
 )
 from rankcards.viz import render, validate
 from rankcards.viz.per_query import MEASURES, compare, view
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CARD = yaml.safe_load((ROOT / "docs" / "cards" / "per-query-analysis.yml").read_text("utf-8"))
 
 

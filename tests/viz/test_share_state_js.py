@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ci_gate import skip_or_fail
 from rankcards.viz import expand
+from repo_paths import WEB
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "rankcards" / "web"
 NODE = shutil.which("node")
 
 _SCRIPT = """

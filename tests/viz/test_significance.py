@@ -12,7 +12,6 @@ import math
 import random
 import re
 import statistics
-from pathlib import Path
 
 import pytest
 import scipy.stats
@@ -30,8 +29,8 @@ from rankcards.viz.significance import (
     queries_needed,
     view,
 )
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CARDS = ("significance-testing", "confidence-intervals", "multiple-comparisons")
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 
