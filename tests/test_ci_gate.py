@@ -5,6 +5,9 @@ its own way.
 The fixture is run as pytest runs it: its conftest, with the browser tests' helper modules and
 ``ci_gate`` beside it, in a throw-away folder whose one test asks for Chromium, with no Chromium
 to be found.
+
+A browser test that passed only when run again (tests/browser/conftest.py) is named in the run's
+summary, as pytest reads the project's configuration.
 """
 
 from __future__ import annotations
@@ -93,6 +96,32 @@ def test_a_missing_module_at_a_modules_top_skips_it_or_fails_under_ci(
     assert done.returncode == status, done.stdout
     assert summary in done.stdout
     assert "needs the Python module 'rankcards_no_such_module'" in done.stdout
+
+
+FLAKY_ONCE = """
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.flaky(reruns=1)
+def test_fails_once():
+    seen = Path(__file__).with_name("seen")
+    if not seen.exists():
+        seen.touch()
+        raise AssertionError("the first attempt fails")
+"""
+
+
+def test_a_test_passing_on_its_rerun_is_named_in_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "test_flaky.py").write_text(FLAKY_ONCE, encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+    assert "1 passed, 1 rerun" in done.stdout
+    assert "RERUN test_flaky.py::test_fails_once" in done.stdout
 
 
 # A read of the CI variable through os.environ (get or item) or os.getenv.

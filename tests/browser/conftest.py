@@ -75,10 +75,10 @@ def _built_once(
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A browser test that fails is run once more (pytest-rerunfailures; the run's summary
-    counts it as rerun): two workers each driving Chromium on two cores leave some timing
-    margins thin (a Stop's 1 s grace for Python's KeyboardInterrupt, a search index's
-    download), and one such miss in a 12-minute run is not a fault of the page. A test that
-    fails twice fails the run."""
+    counts it as rerun and names it: -raR in pyproject.toml): two workers each driving
+    Chromium on two cores leave some timing margins thin (a Stop's 1 s grace for Python's
+    KeyboardInterrupt, a search index's download), and one such miss in a 12-minute run is
+    not a fault of the page. A test that fails twice fails the run."""
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.flaky(reruns=1))
