@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ci_gate import require_node, skip_or_fail
-from repo_paths import ROOT
+from repo_paths import DATA, ROOT
 
 # ranx, a reference the fusion and bpref tests compare with, is numba-compiled on first call:
 # about 45 s per pytest worker on a fresh clone (its on-disk cache lives in the new venv), for
@@ -22,7 +22,7 @@ from repo_paths import ROOT
 # same source and float64 arithmetic. Read when numba is first imported, so it is set here.
 os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
-TREC_EVAL_DATA = ROOT / "tests" / "data" / "trec_eval"
+TREC_EVAL_DATA = DATA / "trec_eval"
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import yaml
 from rankcards.cards import card_files
 from rankcards.cards._rules import DRAW_TOOL
 from rankcards.site.generator import generate, template_environment
-from repo_paths import CARDS, ROOT
+from repo_paths import CARDS, ROOT, WEB
 
 SLUGS = [path.stem for path in card_files(CARDS)]
 LANGS = ("es", "en")
@@ -66,7 +66,7 @@ def test_the_spanish_mrr_page_has_no_english_in_its_formula(pages):
 def test_check_names_the_drawing_tool_as_its_toolbar_does():
     """`check` asks each intuition to end at the Draw / Notes tool by its button's name: the name
     draw_toolbar.js gives the button, in each language."""
-    source = (ROOT / "src" / "rankcards" / "web" / "draw_toolbar.js").read_text(encoding="utf-8")
+    source = (WEB / "draw_toolbar.js").read_text(encoding="utf-8")
     names = re.findall(r'toggle: "([^"]+)"', source)
     assert {"es": names[0], "en": names[1]} == DRAW_TOOL
 

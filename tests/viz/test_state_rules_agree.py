@@ -26,9 +26,7 @@ import yaml
 from ci_gate import skip_or_fail
 from rankcards.viz import expand
 from rankcards.viz._validate import validate_controls
-from repo_paths import CARDS, ROOT
-
-WEB = ROOT / "src" / "rankcards" / "web"
+from repo_paths import CARDS, WEB
 
 _SCRIPT = """
 import { checkSharedState } from %s;
