@@ -29,8 +29,22 @@ _GO = """(url) => {
 _MARK_REALM = "window.rcSameRealm = true"
 
 
+# Material's script has run (on a page whose first screen boots Python it runs after the first
+# demo value: theme.js) and fetched the sitemap it looks links up in; its click handler is armed
+# once that response is parsed, a few tasks later.
+_MATERIAL_RAN = """() => window.document$ !== undefined && performance
+  .getEntriesByType("resource").some((entry) => entry.name.endsWith("/sitemap.xml"))"""
+
+
+def wait_for_instant_navigation(page: Any) -> None:
+    """Wait until a click on a link of the site is taken by Material's instant navigation."""
+    page.wait_for_function(_MATERIAL_RAN)
+    page.evaluate("new Promise((resolve) => setTimeout(resolve, 100))")  # the sitemap parsed
+
+
 def go_instantly(page: Any, url: str) -> None:
     """Go to ``url`` by Material's instant navigation and wait for its content."""
+    wait_for_instant_navigation(page)
     page.evaluate(_GO, url)
     page.wait_for_url(url)
     page.wait_for_selector("article:not([data-rc-left])", state="attached")

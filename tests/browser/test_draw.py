@@ -65,7 +65,7 @@ def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (docs / "en").mkdir()
     for name, text in PAGES.items():
         (docs / name).write_text(text, encoding="utf-8")
-    for path in WEB.glob("draw*.*"):
+    for path in [*WEB.glob("draw*.*"), WEB / "pages.js"]:  # the layer and what it imports
         shutil.copyfile(path, docs / "draw" / path.name)
     site.mkdir()
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))

@@ -121,7 +121,9 @@ def test_a_cold_card_page_fetches_at_most_600_kb_before_its_runtime(page: Any, s
     page.wait_for_function(f"{DEMO}.dataset.rcState === 'live'")
     before = _before_runtime(requests)
     names = [_name(request) for request in before]
-    assert any(_path(r).endswith("/en/mrr/") for r in before) and "search_index.json" in names
+    assert any(_path(r).endswith("/en/mrr/") for r in before)
+    # Material's script, which fetches the search index, runs after the first demo value (theme.js)
+    assert "search_index.json" not in names
     total = sum(len(request.response().body()) for request in before)
     assert total <= BUDGET, f"{total / 1024:.0f} KB before the runtime"
     assert not [name for name in names if name in FIRST_USE or name.startswith("search_docs.")]

@@ -147,6 +147,7 @@ def test_codemirror_is_bundled_and_modules_are_copied(site):
     for module in ("runtime.js", "worker.js", "status.js"):
         assert (site / "assets/rankcards" / module).is_file()
     assert not (site / "assets/rankcards/cm_entry.js").exists()
+    assert not (site / "assets/rankcards/theme_palette.js").exists()  # inlined by defer_theme
 
 
 def test_dompurify_is_minified_from_the_pinned_package_with_its_licence(site):

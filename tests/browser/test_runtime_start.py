@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from instant import wait_for_instant_navigation
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -140,6 +141,7 @@ def test_instant_navigation_starts_no_worker(page: Any, site_server: str):
     page.wait_for_function(f"{STATE} === 'ready'")
     _runtime(page, site_server)
     page.evaluate("window.rcMarker = 'kept'")
+    wait_for_instant_navigation(page)
     links = page.eval_on_selector_all("a[data-rc-related]", "links => links.map(a => a.href)")
     assert links, "the MRR card links to related cards"
     page.evaluate(

@@ -225,9 +225,10 @@ class RankcardsPlugin(BasePlugin[RankcardsConfig]):  # type: ignore[no-untyped-c
         return file.url if file is not None else f"{lang}/"
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
-        """Material's search worker waits while the Python runtime boots (rankcards.web)."""
+        """Material's search worker and its bundle wait while the Python runtime boots
+        (rankcards.web)."""
         web = self._web()
-        return web.gate_search(output) if web is not None else output
+        return web.defer_theme(web.gate_search(output)) if web is not None else output
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         root = self._root(config)

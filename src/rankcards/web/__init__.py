@@ -6,6 +6,9 @@ Three functions form the contract with the site generator (the MkDocs plugin cal
   scripts are ES modules (``<script type="module">``).
 * :func:`gate_search` (``html``): a built page whose Material search worker waits while the
   runtime boots and lists the results in the page's language first (``search_gate.js``).
+* :func:`defer_theme` (``html``): a built page whose first screen may run Python with Material's
+  bundle preloaded rather than run as the page is parsed (``theme.js`` runs it once the first demo
+  value is shown, the reader acts, or after two seconds).
 * :func:`defer_search_docs` (``site_dir``): the search index's documents moved out of the
   ``search_index.json`` Material's page fetches as it loads, into a file the gate fetches when it
   starts (a card page downloads no index before its runtime).
@@ -51,7 +54,14 @@ from rankcards.web._build import WebAssetsError
 from rankcards.web.svg import allow_module
 from rankcards.web.table import allow_module as table_allow_module
 
-__all__ = ["WebAssetsError", "defer_search_docs", "gate_search", "page_assets", "write_assets"]
+__all__ = [
+    "WebAssetsError",
+    "defer_search_docs",
+    "defer_theme",
+    "gate_search",
+    "page_assets",
+    "write_assets",
+]
 
 ASSETS = "assets/rankcards"
 # Modules the page loads directly; each imports what it needs (runtime.js, codemirror.js, ...).
@@ -62,14 +72,24 @@ _ENTRY_SCRIPTS = (
     "page_modules.js",
     "draw.js",
     "language.js",
+    "theme.js",  # last: Material's script, where it waits for the first demo value
 )
-_NOT_SHIPPED = {"cm_entry.js"}  # build inputs, not page code
+# Build inputs, not page code (theme_palette.js is inlined in the page by defer_theme).
+_NOT_SHIPPED = {"cm_entry.js", "theme_palette.js"}
 # Material's search worker loads its language files relative to its own URL ("../lunr"): the gate
 # that starts it (search_gate.js) is written beside it.
 _MATERIAL_WORKERS = "assets/javascripts/workers"
 _SEARCH_GATE = "search_gate.js"
 _MATERIAL_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 _PAGE_LANG = re.compile(r'<html\b[^>]*\slang="([a-z]{2})[-"]')
+_MATERIAL_BUNDLE = re.compile(
+    r'<script src="([^"<>]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>'
+)
+# Material's own script after its palette form (it applies a stored choice only).
+_MATERIAL_PALETTE = re.compile(r'<script>var palette=__md_get\("__palette"\);.*?</script>', re.S)
+_JS_CLASS = '<script>document.documentElement.classList.replace("no-js", "js")</script>'
+# What runs Python in a page (runtime.js's RUNS_PYTHON, as built by the card templates).
+_RUNS_PYTHON = re.compile(r"<[a-z]+\s[^>]*\bdata-rc-(?:demo|example|exercise|evaluate)(?=[\s=>])")
 
 
 def page_assets() -> tuple[list[str], list[str]]:
@@ -104,6 +124,32 @@ def gate_search(html: str) -> str:
     for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         text = text.replace(char, escaped)
     return html[: match.start(1)] + text + html[match.end(1) :]
+
+
+def defer_theme(html: str) -> str:
+    """``html`` (a page built by MkDocs Material) with Material's bundle preloaded instead of run
+    as the page is parsed, when the page has something that runs Python (a demo, an example, an
+    exercise, the evaluate form); any other page is returned unchanged.
+
+    Why: on a page that boots the runtime on its first screen, the bundle's start-up (about
+    200 ms of main thread) ran before the page's modules could start the worker, on the same
+    two cores; ``theme.js`` runs it once the first demo value is shown, the reader acts, or after
+    ``THEME_WAIT_MS`` (bench/README.md: the second visit about 250 ms sooner).
+    """
+    match = _MATERIAL_BUNDLE.search(html)
+    head_end = html.find("</head>")
+    if match is None or head_end < 0 or _RUNS_PYTHON.search(html) is None:
+        return html
+    link = f'<link rel="preload" as="script" href="{match.group(1)}" data-rc-theme>'
+    html = html[: match.start()] + link + html[match.end() :]
+    # The page drawn as the theme's script will draw it, so nothing changes when it runs: its
+    # palette (with the toggle) applied after Material's palette form, the search box shown by
+    # the "js" class.
+    palette = _MATERIAL_PALETTE.search(html)
+    if palette is not None:
+        script = (_build.WEB_DIR / "theme_palette.js").read_text(encoding="utf-8")
+        html = html[: palette.end()] + f"<script>{script}</script>" + html[palette.end() :]
+    return html[:head_end] + _JS_CLASS + html[head_end:]
 
 
 def defer_search_docs(site_dir: Path) -> None:

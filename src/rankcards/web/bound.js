@@ -31,6 +31,7 @@
 // Marks for tests and styles: section[data-rc-bound-state] = "ready" | "checking" | "broken";
 // the notice [data-rc-bound-notice] (data-code = the rule broken).
 import { bootWhenNear, runtime } from "./runtime.js";
+import { eachPage } from "./pages.js";
 import { exampleOf } from "./editor.js";
 import { bindControls, syncControls } from "./controls.js";
 import { SHARE_TEXT, controlsOf, element, shareBar } from "./demo.js";
@@ -327,10 +328,4 @@ export function mountBoundDemos(root = document) {
   return count;
 }
 
-if (globalThis.document$?.subscribe) {
-  globalThis.document$.subscribe(() => mountBoundDemos());
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => mountBoundDemos(), { once: true });
-} else {
-  mountBoundDemos();
-}
+eachPage(mountBoundDemos);

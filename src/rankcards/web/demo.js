@@ -22,6 +22,7 @@
 // Why coalesce: a slider fires many input events; only the latest state is worth computing, so
 // at most one call is in flight and the newest pending state follows it.
 import { NEAR_MARGIN, runtime } from "./runtime.js";
+import { eachPage } from "./pages.js";
 import { actionFrom, applyAction } from "./demo_state.js";
 import { bindControls, syncControls } from "./controls.js";
 
@@ -448,10 +449,4 @@ export function mountDemos(root = document) {
 /** The live Demo behind a section (for tests and readers' scripts), or undefined. */
 export const demoOf = (section) => mounted.get(section);
 
-if (globalThis.document$?.subscribe) {
-  globalThis.document$.subscribe(() => mountDemos());
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => mountDemos(), { once: true });
-} else {
-  mountDemos();
-}
+eachPage(mountDemos);

@@ -18,6 +18,7 @@ import {
   storageKey,
 } from "./draw_store.js";
 import { createToolbar } from "./draw_toolbar.js";
+import { eachPage } from "./pages.js";
 
 const _CONTENT = ".md-content";
 
@@ -198,11 +199,8 @@ function _start() {
   });
   document.fonts?.ready.then(() => page?.layer.layout());
 
-  // Material exposes its document observable as `document$`; it replays the current document.
-  const documents = globalThis.document$;
-  if (documents && typeof documents.subscribe === "function") documents.subscribe(() => attach());
-  else attach();
+  eachPage(attach);
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", _start);
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", _start, { once: true });
 else _start();

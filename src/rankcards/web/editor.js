@@ -21,6 +21,7 @@
 // An edit is kept per card and language and restored on reload, and a shared link may bring
 // code (put in the editor, never run): see example_keep.js.
 import { bootWhenNear, runtime } from "./runtime.js";
+import { eachPage } from "./pages.js";
 import { watchStatus } from "./status.js";
 import { keepExample } from "./example_keep.js";
 
@@ -486,5 +487,4 @@ function scan() {
 
 // Material's instant navigation swaps the page without reloading this module: rescan on each
 // page it announces through `document$`; the runtime (and its worker) stays as it is.
-scan();
-window.document$?.subscribe(() => scan());
+eachPage(scan);

@@ -27,6 +27,7 @@
 // CustomEvent {detail: {ms, queries, runs}} fires on it after each evaluation or comparison.
 import { mountAgreement } from "./evaluate_agree.js";
 import { runtime } from "./runtime.js";
+import { eachPage } from "./pages.js";
 
 const ENTRY = "rankcards.viz._evaluate:evaluate_run_files";
 const COMPARE = "rankcards.viz._compare_view:compare_run_files";
@@ -619,10 +620,4 @@ export function mountEvaluate(root = document) {
   }
 }
 
-if (globalThis.document$?.subscribe) {
-  globalThis.document$.subscribe(() => mountEvaluate());
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => mountEvaluate(), { once: true });
-} else {
-  mountEvaluate();
-}
+eachPage(mountEvaluate);

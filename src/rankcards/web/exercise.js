@@ -14,6 +14,7 @@
 // and, in the glossary, the solved mark's label from `data-rc-solved-label`.
 import { TIME_LIMIT_MS, loadEditorKit, loadSanitizers, mountEditor } from "./editor.js";
 import { bootWhenNear, runtime } from "./runtime.js";
+import { eachPage } from "./pages.js";
 import { watchStatus } from "./status.js";
 
 const MARKER = "@@rankcards-exercise@@ "; // rankcards.exercises.MARKER
@@ -283,5 +284,4 @@ function scan() {
 }
 
 // Material's instant navigation swaps pages without reloading this module (see editor.js).
-scan();
-window.document$?.subscribe(() => scan());
+eachPage(scan);

@@ -12,6 +12,7 @@
 // navigation announces (`document$` replays the current page to a late subscriber), so this
 // only decides when to load it.
 import { NEAR_MARGIN } from "./runtime.js";
+import { eachPage } from "./pages.js";
 
 const SOLVED_PREFIX = "rankcards:exercise:"; // exercise.js's key of a solved card
 
@@ -50,6 +51,4 @@ function scan() {
   } else for (const block of exercises) nearExercise.observe(block);
 }
 
-if (globalThis.document$?.subscribe) globalThis.document$.subscribe(() => scan());
-else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", scan, { once: true });
-else scan();
+eachPage(scan);

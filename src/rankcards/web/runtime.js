@@ -47,10 +47,11 @@
 // ended by terminating the worker. Requests carry {id, type, ...}; replies {id, ok, ...} with
 // errors as data (see worker.js).
 //
-// Why the worker starts no earlier than this deferred module runs (after the document and
-// Material's bundle): a worker started by an inline script while the page was parsed made the
-// demo live no sooner, on a first or a later visit, and its start-up, competing with the theme's
-// for the CPU, tripled the page's long tasks (README, "Benchmarks").
+// Why the worker starts no earlier than this deferred module runs (after the document): a worker
+// started by an inline script while the page was parsed made the demo live no sooner, on a first
+// or a later visit, and its start-up, competing with the theme's for the CPU, tripled the page's
+// long tasks (README, "Benchmarks"). On a page whose first screen boots, Material's script runs
+// after the first demo value instead (theme.js).
 import config from "./config.js";
 import { interruptBuffer, signalStop } from "./interrupt.js";
 
