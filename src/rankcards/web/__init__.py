@@ -134,7 +134,7 @@ def defer_theme(html: str) -> str:
     Why: on a page that boots the runtime on its first screen, the bundle's start-up (about
     200 ms of main thread) ran before the page's modules could start the worker, on the same
     two cores; ``theme.js`` runs it once the first demo value is shown, the reader acts, or after
-    ``THEME_WAIT_MS`` (bench/README.md: the second visit about 250 ms sooner).
+    ``THEME_WAIT_MS`` (bench/README.md: the second visit about 200 ms sooner).
     """
     match = _MATERIAL_BUNDLE.search(html)
     head_end = html.find("</head>")

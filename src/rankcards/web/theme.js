@@ -7,14 +7,15 @@
 // Python runtime's start is bound by the CPU (two cores: the page's main thread, the worker and
 // the browser's own threads), and Material's bundle (parse, palette, a forced style and layout:
 // 150-250 ms of main thread) ran before the page's modules could start the worker. Without it
-// ahead, the runtime is ready about 250 ms sooner on a second visit (bench/README.md, "Seventh
-// and eighth sessions"). Such a page is built with Material's bundle as
+// ahead, the runtime is ready about 200 ms sooner on a second visit (bench/README.md, "Eighth
+// session"). Such a page is built with Material's bundle as
 // <link rel="preload" as="script" data-rc-theme> where its <script> was (rankcards.web's
 // defer_theme): downloaded as before, run here once the first demo value is shown (the runtime
 // ready or failed, and no call in flight), as soon as the reader acts (a pointer, a key, a
 // focus), or THEME_WAIT_MS after the page's modules ran, whichever comes first. Until then the
-// page is styled and readable (palette and tabs come from the HTML and CSS); the theme's
-// behaviour (search, the palette toggle, instant navigation, copy buttons) follows.
+// page looks as the theme will draw it (the palette and its toggle applied by theme_palette.js,
+// inlined in the page; the search box shown by the "js" class); the theme's behaviour (search,
+// the palette toggle, instant navigation, copy buttons) follows.
 import { themeArrived } from "./pages.js";
 import { runtime } from "./runtime.js";
 
