@@ -1,6 +1,6 @@
 """The browser side of rankcards: the assets that make every card's Python run in the page.
 
-Three functions form the contract with the site generator (the MkDocs plugin calls them):
+These functions form the contract with the site generator (the MkDocs plugin calls them):
 
 * :func:`page_assets` -> ``(scripts, styles)``: site-relative URLs to add to every page; the
   scripts are ES modules (``<script type="module">``).

@@ -1,4 +1,4 @@
-// Material's script on a page whose first screen runs Python, and the pages it shows.
+// Material's script, held back on a page whose first screen boots the Python runtime.
 //
 // A page module (listed last, so the page's other modules have run and the runtime's boot, if
 // the first screen starts one, is under way); exports only THEME_WAIT_MS, for the tests.
