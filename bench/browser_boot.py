@@ -65,6 +65,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from instant import wait_for_instant_navigation  # noqa: E402
 from static_site import LAUNCH_ARGS, base_url, find_chromium, start_server  # noqa: E402
 
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare pyodide</title>
@@ -220,13 +221,7 @@ def _instant(page: Any, base: str, targets: list[str]) -> tuple[float, float]:
     """Click a link to another card -> (ms until its example is live: editor mounted and a
     Python round trip done; ms until its demo view is recomputed by Python, NaN if never)."""
     links = page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")
-    # Material's navigation is armed once its script ran (after the first demo value here:
-    # theme.js) and its sitemap is read
-    page.wait_for_function(
-        """() => window.document$ !== undefined && performance.getEntriesByType("resource")
-          .some((entry) => entry.name.endsWith("/sitemap.xml"))"""
-    )
-    page.wait_for_timeout(100)
+    wait_for_instant_navigation(page)  # Material's script runs late here (theme.js)
     target = next((link for link in links if link.removeprefix(base) in targets), None)
     if target is None:
         return float("nan"), float("nan")

@@ -102,6 +102,13 @@ def test_the_built_site_defers_the_theme_on_pages_that_run_python_only(built_sit
         assert "data-rc-theme" not in html and "/assets/javascripts/bundle." in html, path
 
 
+def _open_mrr(page: Any, site_server: str) -> None:
+    """Open /en/mrr/ with its demo within a screen (the first screen boots) and RECORD on."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.add_init_script(RECORD)
+    page.goto(f"{site_server}en/mrr/")
+
+
 def _theme_ran(page: Any) -> None:
     page.wait_for_function("window.document$ !== undefined && rcTheme.ran !== undefined")
 
@@ -109,9 +116,7 @@ def _theme_ran(page: Any) -> None:
 @pytest.mark.browser
 @pytest.mark.xdist_group("browser")
 def test_the_theme_runs_after_the_first_demo_value_and_then_works(page: Any, site_server: str):
-    page.set_viewport_size({"width": 1280, "height": 1000})  # the demo is near: a boot starts
-    page.add_init_script(RECORD)
-    page.goto(f"{site_server}en/mrr/")
+    _open_mrr(page, site_server)
     _theme_ran(page)
     page.wait_for_function("rcTheme.value !== undefined")
     theme = page.evaluate("rcTheme")
@@ -134,9 +139,7 @@ def test_a_boot_that_hangs_holds_the_theme_no_longer_than_its_time_limit(
     page: Any, site_server: str
 ):
     page.route("**/assets/pyodide/**", lambda route: None)  # never answered: the boot hangs
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    page.add_init_script(RECORD)
-    page.goto(f"{site_server}en/mrr/")
+    _open_mrr(page, site_server)
     _theme_ran(page)
     assert page.evaluate("document.documentElement.dataset.runtime") == "loading"
     assert page.evaluate("rcTheme.inserted") >= page.evaluate(PARSED) + page.evaluate(WAIT_MS)
@@ -148,9 +151,7 @@ def test_the_readers_first_act_runs_the_theme_at_once_and_keeps_a_palette_choice
     page: Any, site_server: str
 ):
     page.route("**/assets/pyodide/**", lambda route: None)
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    page.add_init_script(RECORD)
-    page.goto(f"{site_server}en/mrr/")
+    _open_mrr(page, site_server)
     page.wait_for_function("document.documentElement.dataset.runtime === 'loading'")
     assert page.evaluate("rcTheme.inserted") is None
     media = "document.body.dataset.mdColorMedia"
