@@ -8,6 +8,7 @@ on the current page at once and on every page Material's instant navigation show
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from instant import go_instantly
 
 from rankcards import web
 from rankcards.web import defer_theme
+from repo_paths import WEB
 
 BUNDLE = '<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
 PRELOAD = (
@@ -88,6 +90,16 @@ def test_defer_theme_leaves_other_pages_alone():
     assert defer_theme(only_a_status) == only_a_status  # a marker's prefix is not the marker
     no_bundle = CARD.replace(BUNDLE, '<script src="theme.js"></script>')  # another engine's page
     assert defer_theme(no_bundle) == no_bundle
+
+
+def test_defer_theme_looks_for_what_runtime_js_counts_as_running_python():
+    selector = re.search(r'const RUNS_PYTHON = "([^"]+)"', (WEB / "runtime.js").read_text())
+    assert selector is not None
+    pattern = re.search(r"data-rc-\(\?:([a-z|]+)\)", web._RUNS_PYTHON.pattern)
+    assert pattern is not None
+    in_runtime = set(re.findall(r"data-rc-([a-z]+)", selector.group(1)))
+    assert in_runtime == set(pattern.group(1).split("|"))
+    assert in_runtime == {"demo", "example", "exercise", "evaluate"}
 
 
 @pytest.mark.browser
