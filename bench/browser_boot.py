@@ -277,14 +277,21 @@ def _bytes_before_runtime(browser: Any, url: str) -> tuple[int, int]:
 RUNTIME_FILES = ("/assets/pyodide/", "/assets/rankcards/rankcards-", "/assets/rankcards/snapshot-")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def card_page_arguments(doc: str, script: str) -> argparse.Namespace:
+    """The arguments of a benchmark of one card page (this one, browser_cpu.py): ``--site``
+    (checked to be a built site), ``--runs``, ``--page``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "site")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--page", default="en/mrr/", help="the card page measured")
     args = parser.parse_args()
     if not (args.site / "assets/rankcards/config.js").is_file():
-        sys.exit(f"browser_boot: {args.site} is not a built site (run `mkdocs build`)")
+        sys.exit(f"{script}: {args.site} is not a built site (run `mkdocs build`)")
+    return args
+
+
+def main() -> None:
+    args = card_page_arguments(__doc__ or "", "browser_boot")
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -361,7 +368,10 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: tuple[in
     median = {key: statistics.median(values) for key, values in rows.items()}
     bare = median["bare"]
     print(f"page: {card}   runs: {runs} (median)")
-    print(f"bare stock Pyodide boot                 {bare:7.0f} ms")
+    each = ", ".join(f"{value:.0f}" for value in rows["bare"])
+    # The ratios below divide by this median: the bare boot compiles Pyodide's wasm on every
+    # core, and moves with the machine's load more than the card's visits do.
+    print(f"bare stock Pyodide boot                 {bare:7.0f} ms  (each run: {each})")
     for window, title in (
         ("near", "demo within a screen on arrival (1280x1000)"),
         ("below", "demo further down, scrolled to at once (1280x720)"),
