@@ -99,10 +99,11 @@ def _thread_times() -> dict[str, tuple[str, float]]:
     the browser it launched): {"pid/tid": (group, ms)}; the group is the process type and the
     thread's name, e.g. "renderer DedicatedWorker" or "renderer main"."""
     parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        fields = _fields(stat)
-        if fields is not None:
-            parents[int(stat.parent.name)] = int(fields[1])
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        stat = _stat(path)
+        if stat is not None:
+            _, fields = stat
+            parents[int(path.parent.name)] = int(fields[1])
     mine = {os.getpid()}
     grown = True
     while grown:
@@ -115,39 +116,36 @@ def _thread_times() -> dict[str, tuple[str, float]]:
         kind = _process_type(pid)
         if kind is None:
             continue
-        for stat in Path(f"/proc/{pid}/task").glob("[0-9]*/stat"):
-            fields = _fields(stat)
-            if fields is None:
+        for path in Path(f"/proc/{pid}/task").glob("[0-9]*/stat"):
+            stat = _stat(path)
+            if stat is None:
                 continue
-            tid = int(stat.parent.name)
-            name = "main" if tid == pid else _thread_name(stat)
+            thread, fields = stat
+            tid = int(path.parent.name)
+            name = "main" if tid == pid else thread
             ms = (int(fields[11]) + int(fields[12])) * TICK_MS
             times[f"{pid}/{tid}"] = (f"{kind} {name}", ms)
     return times
 
 
-def _fields(stat: Path) -> list[str] | None:
-    """The fields of a /proc stat file after the command name (state, ppid, ...), or None if
-    the process or thread has ended."""
+def _stat(path: Path) -> tuple[str, list[str]] | None:
+    """A /proc stat file's command name (a thread's own name) and the fields after it (state,
+    ppid, ...), or None if the process or thread has ended."""
     try:
-        text = stat.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    return text[text.rfind(")") + 2 :].split()
-
-
-def _thread_name(stat: Path) -> str:
-    text = stat.read_text(encoding="utf-8", errors="replace")
-    return text[text.find("(") + 1 : text.rfind(")")]
+    return text[text.find("(") + 1 : text.rfind(")")], text[text.rfind(")") + 2 :].split()
 
 
 def _process_type(pid: int) -> str | None:
     """Chromium's process type from its command line ("browser" without --type); None for a
     process that is not Chromium's (the Playwright driver) or has ended."""
     try:
-        words = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().split()
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return None
+    words = command.replace(b"\0", b" ").decode(errors="replace").split()
     if not words or "chrom" not in Path(words[0]).name:
         return None
     for word in words:
