@@ -129,6 +129,21 @@ def _bare(browser: Any, base: str) -> float:
     return elapsed
 
 
+def prepare_next_visit(page: Any) -> dict[str, Any]:
+    """Once the page's runtime is ready: after a boot without a stored snapshot, wait until the
+    worker has kept one (once idle) and the page has rehearsed the next visit's boot (runtime.js,
+    rehearseNextVisit), as a reader reading the page would; -> the runtime's timings."""
+    runtime = "import(new URL('/assets/rankcards/runtime.js', location.href))"
+    worker: dict[str, Any] = page.evaluate(
+        f"{runtime}.then(m => (window.rcRuntime = m.runtime).timings)"
+    )
+    if worker["mode"] in ("normal", "shipped"):
+        page.wait_for_function("rcRuntime.timings.snapshot !== undefined", timeout=30_000)
+        page.wait_for_function("rcRuntime.timings.rehearsal !== undefined", timeout=60_000)
+        worker = page.evaluate("rcRuntime.timings")
+    return worker
+
+
 def _visit(page: Any, url: str) -> dict[str, float]:
     """Open ``url`` and bring the demo into view; -> ms (from navigation start) to runtime ready
     and to a demo view computed by Python, and long-task ms during the boot and before the view.
@@ -139,13 +154,7 @@ def _visit(page: Any, url: str) -> dict[str, float]:
     page.wait_for_function("window.rcTheme !== undefined", timeout=30_000)
     figures = "[rcReady, rcBootStart, rcDemoTimes[0], rcTheme]"
     ready, boot_start, value, theme = page.evaluate(figures)
-    runtime = "import(new URL('/assets/rankcards/runtime.js', location.href))"
-    worker = page.evaluate(f"{runtime}.then(m => (window.rcRuntime = m.runtime).timings)")
-    if worker["mode"] in ("normal", "shipped"):  # the worker keeps a snapshot once idle,
-        page.wait_for_function("rcRuntime.timings.snapshot !== undefined", timeout=30_000)
-        # then the page rehearses the next visit's boot (runtime.js, rehearseNextVisit)
-        page.wait_for_function("rcRuntime.timings.rehearsal !== undefined", timeout=60_000)
-        worker = page.evaluate("rcRuntime.timings")
+    worker = prepare_next_visit(page)
     tasks = page.evaluate("rcLongTasks")
     if os.environ.get("BENCH_VERBOSE"):
         print(f"boot {boot_start:.0f}..{ready:.0f}, long tasks {tasks}", file=sys.stderr)

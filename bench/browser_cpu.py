@@ -28,7 +28,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browser_boot import PROBE, WINDOWS, card_page_arguments  # noqa: E402
+from browser_boot import PROBE, WINDOWS, card_page_arguments, prepare_next_visit  # noqa: E402
 from static_site import LAUNCH_ARGS, base_url, find_chromium, start_server  # noqa: E402
 
 FLOOR_PAGE = """<!doctype html><meta charset="utf-8"><title>runtime floor</title>
@@ -74,10 +74,7 @@ def _second_visit(playwright: Any, chromium: str, url: str) -> tuple[float, Coun
         page = context.new_page()
         page.goto(url, wait_until="commit")
         page.wait_for_function("window.rcReady !== undefined", timeout=120_000)
-        runtime = "import(new URL('/assets/rankcards/runtime.js', location.href))"
-        page.evaluate(f"{runtime}.then(m => {{ window.rcRuntime = m.runtime; }})")
-        # the snapshot kept, then the next visit rehearsed (runtime.js's rehearseNextVisit)
-        page.wait_for_function("rcRuntime.timings.rehearsal !== undefined", timeout=60_000)
+        prepare_next_visit(page)
         page.wait_for_timeout(1000)  # Chromium writes its caches
         page.close()
         page = context.new_page()
