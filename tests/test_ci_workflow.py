@@ -101,3 +101,17 @@ def test_the_time_limit_leaves_headroom_over_the_measured_suite() -> None:
     assert job["timeout-minutes"] * 60 >= 1.25 * MEASURED_SUITE_SECONDS
     bench = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
     assert f"{MEASURED_SUITE_SECONDS} s" in bench, "the measured time is recorded with its method"
+
+
+def test_a_hung_test_fails_well_inside_the_time_limit() -> None:
+    """pytest-timeout fails a test stuck past ``timeout`` (a Playwright wait on a promise that
+    never settles has no limit of its own) and prints where it hung: the run goes on, and ends
+    inside the job's limit, rather than being cut off there with nothing said."""
+    import tomllib
+
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "pytest"
+    ]["ini_options"]
+    [job] = _workflow()["jobs"].values()
+    # two tests of a worker can hang (the one and its rerun) and the run still ends in time
+    assert 0 < 2 * int(pytest_options["timeout"]) < job["timeout-minutes"] * 60 / 2

@@ -37,9 +37,14 @@ _MATERIAL_RAN = """() => window.document$ !== undefined && performance
 
 
 def wait_for_instant_navigation(page: Any) -> None:
-    """Wait until a click on a link of the site is taken by Material's instant navigation."""
+    """Wait until a click on a link of the site is taken by Material's instant navigation.
+    Once per page load: the realm, and with it the armed handler, outlives every instant
+    navigation (the mark says so, and a reload drops it)."""
+    if page.evaluate("window.rcInstantArmed === true"):
+        return
     page.wait_for_function(_MATERIAL_RAN)
     page.evaluate("new Promise((resolve) => setTimeout(resolve, 100))")  # the sitemap parsed
+    page.evaluate("window.rcInstantArmed = true")
 
 
 def go_instantly(page: Any, url: str) -> None:

@@ -1,11 +1,13 @@
 """Phone width: no page is wider than a 390 px screen (wide content scrolls inside its box, with a
-visible cue: display formulas too); laptop width: a demo's tables fit its box; the significance
-card's difference chart has a legible y axis at both widths.
+visible cue: display formulas too); laptop width: a demo's tables fit its box, and an example's
+editor takes the place of its static code (issue 13, defect 1: the code is on screen once, and
+what follows it does not move); the significance card's difference chart has a legible y axis
+at both widths.
 
-The phone-width checks of every page (page width, demo fit, formula cues) share one visit per
-page (``phone_visits``, one browser context for the module) rather than one visit per check;
-the visits go from page to page by instant navigation (tests/browser/instant.py), as a reader
-does, rather than loading each page.
+The checks of every page at one width share one visit per page (``phone_visits`` and
+``laptop_visits``, one browser context each) rather than one visit per check; the visits go from
+page to page by instant navigation (tests/browser/instant.py), as a reader does, rather than
+loading each page.
 """
 
 from __future__ import annotations
@@ -216,21 +218,82 @@ _TABLES_FIT = """(section) => [...section.querySelectorAll('table')].flatMap((ta
 })"""
 
 
+BLOCK = "[data-rc-example][data-rc-enhanced]:not([data-rc-left])"
+TOOLBAR = "[data-rc-toolbar]"
+
+
+def _editor_in_place(page: Any) -> list[str]:
+    """Point at the example's code (which mounts its editor, Pyodide being held off so it does
+    not mount on its own) and say what moved: the code's place, its height, the toolbar's."""
+    block = page.locator(BLOCK).first
+    source = block.locator("[data-rc-source]")
+    # Offsets from the example's own top: the runtime's status lines above the example (a
+    # demo's, say) change height when the held-off boot fails, not this check's business.
+    offset = (
+        "(b, s) => b.querySelector(s).getBoundingClientRect().top - b.getBoundingClientRect().top"
+    )
+    before = source.bounding_box()
+    code_at, toolbar_at = (block.evaluate(offset, s) for s in ("[data-rc-source]", TOOLBAR))
+    source.dispatch_event("pointerdown")  # pointing at the code mounts the editor
+    page.wait_for_selector(f"{BLOCK}[data-rc-editor=ready]", state="attached")
+    editor = block.locator(".cm-editor")
+    if source.is_visible():
+        return ["the static code is still shown above the editor"]
+    after = editor.bounding_box()
+    if before is None or after is None:
+        return [f"not rendered: code {before}, editor {after}"]
+    editor_at, toolbar_now = (block.evaluate(offset, s) for s in (".cm-editor", TOOLBAR))
+    problems = []
+    if abs(editor_at - code_at) > 1:
+        problems.append(f"editor at {editor_at}, code was at {code_at}")
+    if abs(after["height"] - before["height"]) > 2:
+        problems.append(f"editor {after['height']} px high, code was {before['height']}")
+    if abs(toolbar_now - toolbar_at) > 2:
+        problems.append(f"the toolbar moved by {toolbar_now - toolbar_at} px")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def laptop_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[dict[str, Any]]:
+    """Each page with a demo or an example, visited once at 1280 x 800 with Pyodide held off
+    (the markup and styles are what is checked): its demo's tables that do not fit, then, once
+    its example's editor is mounted, what that moved."""
+    demos, examples = set(_demo_pages(built_site)), set(pages_with(built_site, "data-rc-example"))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.route("**/assets/pyodide/**", lambda route: route.abort())
+    visits: dict[str, dict[str, Any]] = {}
+    for path in visit_each(page, site_server, sorted(demos | examples)):
+        visit: dict[str, Any] = {}
+        if path in demos:
+            section = page.locator("section[data-rc-demo]:not([data-rc-left])").first
+            visit["tables"] = section.locator("table").count()
+            visit["demo"] = section.evaluate(_TABLES_FIT)
+        if path in examples:
+            visit["editor"] = _editor_in_place(page)
+        visits[path] = visit
+    yield visits
+    context.close()
+
+
 def test_every_demo_table_fits_its_box_on_a_laptop(
-    page: Any, site_server: str, built_site: Path
+    laptop_visits: dict[str, dict[str, Any]], built_site: Path
 ) -> None:
     """At 1280 px the demo tables fit whole (the Spanish ERR lab's steps were cut at 646 px)."""
-    page.route("**/assets/pyodide/**", lambda route: route.abort())
-    page.set_viewport_size({"width": 1280, "height": 800})
-    found: dict[str, list[str]] = {}
-    tables = 0
-    for path in visit_each(page, site_server, _demo_pages(built_site)):
-        section = page.locator("section[data-rc-demo]:not([data-rc-left])").first
-        tables += section.locator("table").count()
-        problems = section.evaluate(_TABLES_FIT)
-        if problems:
-            found[path] = problems
-    assert tables >= 20
+    pages = _demo_pages(built_site)
+    assert sum(laptop_visits[path]["tables"] for path in pages) >= 20
+    found = {path: laptop_visits[path]["demo"] for path in pages if laptop_visits[path]["demo"]}
+    assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
+
+
+def test_the_editor_replaces_the_static_code_in_place(
+    laptop_visits: dict[str, dict[str, Any]], built_site: Path
+) -> None:
+    pages = pages_with(built_site, "data-rc-example")
+    assert any(p.startswith("es/") for p in pages) and any(p.startswith("en/") for p in pages)
+    found = {path: laptop_visits[path]["editor"] for path in pages}
+    found = {path: problems for path, problems in found.items() if problems}
     assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
 
 

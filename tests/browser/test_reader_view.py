@@ -1,9 +1,8 @@
 """What a reader sees once on screen, not twice (issue 13, defects 1 and 2), in real Chromium.
 
 * The example's code: the static block until the editor mounts, then only the editor, in the
-  same place and at the same height (what follows the code does not move), on every page with
-  one (reached by instant navigation; Pyodide is held off, so the editor mounts only when the
-  test points at the code, not on its own once the runtime is ready).
+  same place and at the same height: tests/browser/test_layout.py checks it on every page with
+  one, in the same visit as the page's other checks at laptop width.
 * A demo's polite live region repeats the view's own sentence for screen readers: visually hidden.
 * A ranked-lists control prints one help line (the card's help, plus the keys), which is also the
   control's accessible description.
@@ -20,53 +19,13 @@ from static_site import pages_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-BLOCK = "[data-rc-example][data-rc-enhanced]"
 DEMO = "section[data-rc-demo]"
-TOOLBAR = "[data-rc-toolbar]"
 
 
 def _box(locator: Any) -> dict[str, float]:
     box = locator.bounding_box()
     assert box is not None, "not rendered"
     return box
-
-
-def _offset(block: Any, selector: str) -> float:
-    """How far below the example's own top `selector` starts: the runtime's status lines above
-    the example (a demo's, say) change height when the held-off boot fails, not this test's."""
-    return float(
-        block.evaluate(
-            "(b, s) => b.querySelector(s).getBoundingClientRect().top"
-            " - b.getBoundingClientRect().top",
-            selector,
-        )
-    )
-
-
-def test_the_editor_replaces_the_static_code_in_place(
-    page: Any, site_server: str, built_site: Path
-):
-    pages = pages_with(built_site, "data-rc-example")
-    assert any(p.startswith("es/") for p in pages) and any(p.startswith("en/") for p in pages)
-    page.route("**/assets/pyodide/**", lambda route: route.abort())
-    for path in visit_each(page, site_server, pages):
-        block = page.locator(f"{BLOCK}:not([data-rc-left])").first
-        source = block.locator("[data-rc-source]")
-        before = _box(source)
-        code_at, toolbar_at = _offset(block, "[data-rc-source]"), _offset(block, TOOLBAR)
-        source.dispatch_event("pointerdown")  # pointing at the code mounts the editor
-        page.wait_for_selector(
-            f"{BLOCK}:not([data-rc-left])[data-rc-editor=ready]", state="attached"
-        )
-        editor = block.locator(".cm-editor")
-        assert not source.is_visible(), f"{path}: the static code is still shown above the editor"
-        assert editor.is_visible(), path
-        after = _box(editor)
-        editor_at = _offset(block, ".cm-editor")
-        assert abs(editor_at - code_at) <= 1, f"{path}: editor at {editor_at}, code was {code_at}"
-        assert abs(after["height"] - before["height"]) <= 2, f"{path}: {after} != {before}"
-        toolbar_moved = _offset(block, TOOLBAR) - toolbar_at
-        assert abs(toolbar_moved) <= 2, f"{path}: the toolbar moved by {toolbar_moved} px"
 
 
 def test_the_live_region_is_heard_not_seen(page: Any, site_server: str) -> None:

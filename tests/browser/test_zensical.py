@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from demo_helpers import move_first_control
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -215,6 +216,9 @@ def test_search_finds_a_card_by_its_name_in_the_other_language(
 ) -> None:
     page.goto(zensical_server + start)
     page.locator(".md-search__button").click()
+    # The dialog focuses its field as it opens; on a busy machine that can come after the click
+    # returns, and keys typed before it would go to the page.
+    expect(page.locator("dialog input[role=combobox]")).to_be_focused(timeout=30_000)
     page.keyboard.type(words)
     # Zensical draws its search dialog in a shadow root; Playwright's CSS selectors enter it.
     first = page.locator("dialog ol[role=listbox] a[role=option]").first
