@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +108,6 @@ def test_a_hung_test_fails_well_inside_the_time_limit() -> None:
     """pytest-timeout fails a test stuck past ``timeout`` (a Playwright wait on a promise that
     never settles has no limit of its own) and prints where it hung: the run goes on, and ends
     inside the job's limit, rather than being cut off there with nothing said."""
-    import tomllib
-
     pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "pytest"
     ]["ini_options"]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from instant import visit_each
+from pages import open_page
 from static_site import pages_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -174,9 +175,7 @@ def phone_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[d
     problems (hidden overflow, cut tables, rankings out of order) and, on a card page, its wide
     display formulas and theirs."""
     demos, cards = set(_demo_pages(built_site)), set(_card_pages(built_site))
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = open_page(browser, viewport={"width": 390, "height": 844})
     visits: dict[str, dict[str, Any]] = {}
     for path in visit_each(page, site_server, sorted({*_pages(built_site), *demos, *cards})):
         visit: dict[str, Any] = {"width": page.evaluate("document.documentElement.scrollWidth")}
@@ -192,7 +191,7 @@ def phone_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[d
             visit["formulas"] = page.evaluate(_CUT_FORMULAS)
         visits[path] = visit
     yield visits
-    context.close()
+    page.context.close()
 
 
 def test_wide_display_formulas_scroll_with_a_visible_cue_on_a_phone(
@@ -239,6 +238,8 @@ def _editor_in_place(page: Any) -> list[str]:
     editor = block.locator(".cm-editor")
     if source.is_visible():
         return ["the static code is still shown above the editor"]
+    if not editor.is_visible():
+        return ["the editor is not shown"]
     after = editor.bounding_box()
     if before is None or after is None:
         return [f"not rendered: code {before}, editor {after}"]
@@ -259,9 +260,7 @@ def laptop_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[
     (the markup and styles are what is checked): its demo's tables that do not fit, then, once
     its example's editor is mounted, what that moved."""
     demos, examples = set(_demo_pages(built_site)), set(pages_with(built_site, "data-rc-example"))
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = open_page(browser, viewport={"width": 1280, "height": 800})
     page.route("**/assets/pyodide/**", lambda route: route.abort())
     visits: dict[str, dict[str, Any]] = {}
     for path in visit_each(page, site_server, sorted(demos | examples)):
@@ -274,7 +273,7 @@ def laptop_visits(browser: Any, site_server: str, built_site: Path) -> Iterator[
             visit["editor"] = _editor_in_place(page)
         visits[path] = visit
     yield visits
-    context.close()
+    page.context.close()
 
 
 def test_every_demo_table_fits_its_box_on_a_laptop(
@@ -292,8 +291,7 @@ def test_the_editor_replaces_the_static_code_in_place(
 ) -> None:
     pages = pages_with(built_site, "data-rc-example")
     assert any(p.startswith("es/") for p in pages) and any(p.startswith("en/") for p in pages)
-    found = {path: laptop_visits[path]["editor"] for path in pages}
-    found = {path: problems for path, problems in found.items() if problems}
+    found = {path: laptop_visits[path]["editor"] for path in pages if laptop_visits[path]["editor"]}
     assert not found, "\n".join(f"{path}: {problem}" for path, v in found.items() for problem in v)
 
 
