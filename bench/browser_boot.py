@@ -28,7 +28,9 @@ arrival (runtime.js starts the worker as soon as it runs, once the page is parse
   disk (a persistent context, near window only), as a reader's browser has: Playwright's other
   contexts are off the record, where Chromium keeps no code cache (V8's or the compiled wasm's),
   while in a profile it produces one for a script on its second load and uses it from the third
-  (the first visit's rehearsal is that second load for the worker's scripts);
+  (the first visit's rehearsal is that second load for the worker's scripts); Playwright's
+  DevTools sessions make these visits 160-280 ms slower than in a reader's browser, and the bare
+  boot no slower: ``browser_reader.py`` measures them without a DevTools client;
 * ``boot``: from the construction of the rankcards worker to the runtime's ``ready`` event;
 * ``long tasks``: main-thread long tasks (PerformanceObserver ``longtask``) while the runtime
   boots (the same span) — <= 100 ms in total, on the cold visits and the second visit in a
@@ -419,6 +421,7 @@ def _report(rows: dict[str, list[float]], card: str, runs: int, before: tuple[in
     print(f"issue 24: before runtime {plain / 1024:.0f} KB (<= 600),")
     print(f"          cold demo value {cold:.2f}x (<= 0.45),")
     print(f"          second visit, profile on disk {second:.2f}x (<= 0.25); median of {runs} runs")
+    print("          (under Playwright; as a reader's browser runs it: bench/browser_reader.py)")
 
 
 if __name__ == "__main__":

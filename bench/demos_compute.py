@@ -20,7 +20,8 @@ from rankcards.demos.gold import load_gold
 from rankcards.demos.ivf import IVFIndex
 from rankcards.demos.toy import toy_state
 from rankcards.demos.vectors import ground_truth, synthetic
-from rankcards.viz import gold_dataset, hit_rate, index_benchmarking, recall
+from rankcards.viz import gold_dataset, index_benchmarking, lab, recall
+from rankcards.viz._lab_spec import expand_lab
 
 
 def _ms(function: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -50,7 +51,7 @@ def main() -> None:
         ("synthetic 2000 x 16 (uncached)", lambda: synthetic.__wrapped__()),
         ("exact k-NN x 50 queries (uncached)", lambda: ground_truth.__wrapped__(vectors, 10)),
         ("IVF build, 32 lists", lambda: IVFIndex(vectors.data, n_lists=32)),
-        ("view hit-rate-at-k", lambda: hit_rate.view({"k": 3, "queries": toy_state()}, "en")),
+        ("view lab, RR@k (the MRR card's demo)", lambda: lab.view(_LAB_STATE, "en")),
         (
             "view recall-at-k",
             lambda: recall.view({"k": 5, "missed": 2, "queries": toy_state()}, "en"),
@@ -76,6 +77,7 @@ def main() -> None:
 
 
 BM25_INDEX = BM25(load_gold().documents)
+_LAB_STATE = expand_lab({"measure": "RR@k", "k": 5})["state"]
 _GOLD_STATE = {"query": "q16", "k": 10, "level": 1, "seed": 0, "edits": {"q16/d103": 2}}
 
 if __name__ == "__main__":
