@@ -7,7 +7,7 @@ Run by hand (needs a built site and Chromium; not a test, nothing is asserted):
 
 ``browser_boot.py`` drives Chromium with Playwright, whose DevTools sessions (the page's and its
 worker's) and driver process share the machine's cores with the page: on two cores they made a
-second visit about 160 ms slower, and the bare boot no slower (bench/README.md, "Eleventh
+second visit 160-280 ms slower, and the bare boot no slower (bench/README.md, "Eleventh
 session"). A reader's browser has none of them. Here each round launches Chromium itself
 (headless, the test suite's flags, a new profile on disk, a 1280x1000 window: the report prints
 the page's viewport) on a launcher page, which opens each of these in a new tab once the one
