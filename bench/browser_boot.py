@@ -194,11 +194,30 @@ def _write_material_alone(site: Path, card: str, root: Path) -> str:
     stripped, count = RANKCARDS_SCRIPTS.subn("", page)
     if re.search(r"<script[^>]*/assets/rankcards/", stripped) or count < 2:
         sys.exit(f"browser_boot: cannot strip the rankcards scripts of {card}")
+    return write_page_copy(root, card, "material-alone", stripped)
+
+
+def link_site(site: Path, root: Path, pages: dict[str, str]) -> None:
+    """Under ``root`` (what the bench serves): every entry of the built ``site`` linked, and
+    each of ``pages`` ({folder: html}) written as ``folder/index.html``, with Pyodide from
+    ``node_modules`` beside it (the bare page imports ``./pyodide/pyodide.mjs``)."""
+    for entry in site.iterdir():
+        (root / entry.name).symlink_to(entry.resolve())
+    for folder, html in pages.items():
+        (root / folder).mkdir()
+        (root / folder / "index.html").write_text(html, encoding="utf-8")
+        (root / folder / "pyodide").symlink_to(ROOT / "node_modules/pyodide")
+
+
+def write_page_copy(root: Path, card: str, suffix: str, html: str) -> str:
+    """Write ``html`` as a copy of the page ``card`` under ``root``, at the same depth so its
+    relative asset URLs still resolve (``en/mrr/`` -> ``en-<suffix>/mrr/``); -> its URL
+    relative to the server's root."""
     first, *rest = card.strip("/").split("/")
-    alone = "/".join([f"{first}-material-alone", *rest]) + "/"
-    (root / alone).mkdir(parents=True)
-    (root / alone / "index.html").write_text(stripped, encoding="utf-8")
-    return alone
+    copy = "/".join([f"{first}-{suffix}", *rest]) + "/"
+    (root / copy).mkdir(parents=True)
+    (root / copy / "index.html").write_text(html, encoding="utf-8")
+    return copy
 
 
 def _material_alone_tasks(page: Any, url: str, span: float) -> float:
@@ -307,11 +326,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "bare").mkdir()
-        (root / "bare/index.html").write_text(BARE_PAGE, encoding="utf-8")
-        (root / "bare/pyodide").symlink_to(ROOT / "node_modules/pyodide")
-        for entry in args.site.iterdir():
-            (root / entry.name).symlink_to(entry.resolve())
+        link_site(args.site, root, {"bare": BARE_PAGE})
         base = base_url(start_server(root, immutable=True))
         card, others = _cards_with_demo(args.site, args.page)
         alone = _write_material_alone(args.site, card, root)

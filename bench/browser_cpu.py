@@ -28,7 +28,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browser_boot import PROBE, WINDOWS, card_page_arguments, prepare_next_visit  # noqa: E402
+from browser_boot import (  # noqa: E402
+    PROBE,
+    WINDOWS,
+    card_page_arguments,
+    link_site,
+    prepare_next_visit,
+)
 from static_site import LAUNCH_ARGS, base_url, find_chromium, start_server  # noqa: E402
 
 FLOOR_PAGE = """<!doctype html><meta charset="utf-8"><title>runtime floor</title>
@@ -51,10 +57,7 @@ def main() -> None:
     visits: dict[str, list[tuple[float, Counter[str]]]] = {name: [] for name in pages}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "rc-floor").mkdir()
-        (root / "rc-floor/index.html").write_text(FLOOR_PAGE, encoding="utf-8")
-        for entry in args.site.iterdir():
-            (root / entry.name).symlink_to(entry.resolve())
+        link_site(args.site, root, {"rc-floor": FLOOR_PAGE})
         base = base_url(start_server(root, immutable=True))
         with sync_playwright() as playwright:
             for _ in range(args.runs):

@@ -43,7 +43,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browser_boot import BARE_PAGE, PROBE, card_page_arguments  # noqa: E402
+from browser_boot import (  # noqa: E402
+    BARE_PAGE,
+    PROBE,
+    card_page_arguments,
+    link_site,
+    write_page_copy,
+)
 from static_site import LAUNCH_ARGS, base_url, find_chromium, start_server  # noqa: E402
 
 # Headless tabs opened by a script: the popup blocker lets them open, and the backgrounding
@@ -125,25 +131,17 @@ class _Reports(http.server.BaseHTTPRequestHandler):
 def _write_pages(site: Path, card: str, root: Path, report_url: str) -> str:
     """Under ``root``: the site (linked), the bare page and a probed copy of ``card`` at the
     same depth; -> the copy's URL relative to the server's root."""
-    for entry in site.iterdir():
-        (root / entry.name).symlink_to(entry.resolve())
     reporter = REPORTER % json.dumps(report_url)
-    (root / "rc-bare").mkdir()
-    (root / "rc-bare/pyodide").symlink_to(ROOT / "node_modules/pyodide")
     bare = BARE_PAGE.replace(
         "window.bareReady = performance.now();",
         'window.bareReady = performance.now();\nreport({page: "bare", ready: bareReady});\n'
         "closeSoon(500);",
     )
-    (root / "rc-bare/index.html").write_text(reporter + bare, encoding="utf-8")
+    link_site(site, root, {"rc-bare": reporter + bare})
     page = (site / card / "index.html").read_text(encoding="utf-8")
     head = page.index("<head>") + len("<head>")
     probed = page[:head] + reporter + f"<script>{PROBE}</script>" + CARD_REPORT + page[head:]
-    first, *rest = card.strip("/").split("/")
-    copy = "/".join([f"{first}-reader", *rest]) + "/"
-    (root / copy).mkdir(parents=True)
-    (root / copy / "index.html").write_text(probed, encoding="utf-8")
-    return copy
+    return write_page_copy(root, card, "reader", probed)
 
 
 def _round(chromium: str, root: Path, base: str, card: str, number: int) -> dict[str, Any]:
