@@ -229,9 +229,9 @@ def test_no_serious_axe_violation_on_any_page_template_or_component(
     loaded, the others by instant navigation): all of axe's rules in the light palette, and the
     rules whose outcome depends on colours in the dark one (the rest judge the page's structure,
     which the palette does not change). The reader's toggle switches between the two; the page
-    is checked in the palette the previous one left first, so each page toggles once. Every
-    outlined button shown must have its contrast decided by axe, passed or failed, in both
-    palettes (the notes layer once hid every one from it, see the module's docstring)."""
+    is checked in the palette the previous one left first, so each page toggles once. No
+    outlined button shown may be left undecided ("incomplete") by axe's colour-contrast check,
+    in either palette (the notes layer once hid every one from it, see the module's docstring)."""
     context = _palette_context(browser, "default")
     page = context.new_page()
     page.set_default_timeout(30_000)
