@@ -161,9 +161,9 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
-def _palette_context(browser: Any, scheme: str) -> Any:
-    """A context whose pages open in ``scheme``, with Pyodide's boot kept off the two cores (the
-    runtime is not what is checked here)."""
+def _palette_page(browser: Any, scheme: str, *init_scripts: str) -> Any:
+    """A page in a new context, opening in ``scheme`` after ``init_scripts``, with Pyodide's boot
+    kept off the two cores (the runtime is not what is checked here). Close its context."""
     index, media = (
         (1, "(prefers-color-scheme: light)")
         if scheme == "default"
@@ -173,9 +173,12 @@ def _palette_context(browser: Any, scheme: str) -> Any:
         )
     )
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(_CHOOSE_PALETTE % (index, media, scheme))
+    for script in (_CHOOSE_PALETTE % (index, media, scheme), *init_scripts):
+        context.add_init_script(script)
     context.route("**/assets/pyodide/**", lambda route: route.fulfill(status=404, body=""))
-    return context
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return page
 
 
 def test_the_pages_checked_cover_every_component_of_every_page(built_site: Path) -> None:
@@ -232,9 +235,7 @@ def test_no_serious_axe_violation_on_any_page_template_or_component(
     is checked in the palette the previous one left first, so each page toggles once. No
     outlined button shown may be left undecided ("incomplete") by axe's colour-contrast check,
     in either palette (the notes layer once hid every one from it, see the module's docstring)."""
-    context = _palette_context(browser, "default")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = _palette_page(browser, "default")
     found: dict[str, list[str]] = {}
     buttons = {(lang, scheme): 0 for lang in ("en", "es") for scheme in PALETTES}
     try:
@@ -266,7 +267,7 @@ def test_no_serious_axe_violation_on_any_page_template_or_component(
                 if path.startswith(("en/", "es/")):
                     buttons[path[:2], scheme] += judged["buttons"]
     finally:
-        context.close()
+        page.context.close()
     assert not found, "\n".join(
         f"  {where}: {violation}" for where, listed in found.items() for violation in listed
     )
@@ -337,10 +338,7 @@ _SOLVED = "localStorage.setItem('rankcards:exercise:mrr', JSON.stringify({solved
 def test_the_solved_mark_meets_wcag_aa(browser: Any, site_server: str, scheme: str) -> None:
     """The ✓ of a solved exercise, on the card's title and in the glossary, in both languages
     (axe skips a text of symbols, so its contrast is computed here)."""
-    context = _palette_context(browser, scheme)
-    context.add_init_script(_SOLVED)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = _palette_page(browser, scheme, _SOLVED)
     ratios = {}
     try:
         for path in visit_each(
@@ -351,6 +349,6 @@ def test_the_solved_mark_meets_wcag_aa(browser: Any, site_server: str, scheme: s
             assert mark.count() == 1, path
             ratios[path] = mark.first.evaluate(_CONTRAST)
     finally:
-        context.close()
+        page.context.close()
     low = {path: f"{ratio:.2f}:1" for path, ratio in ratios.items() if ratio < 4.5}
     assert not low, f"{scheme}: the solved mark's contrast is under 4.5:1 on {low}"
