@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from demo_helpers import DEMO, READY, RESTORED, console_errors, link_value
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from rankcards.viz.lab import view as lab_view
 
@@ -300,7 +301,14 @@ def test_share_with_code_gives_a_link_whose_code_lands_in_the_editor_and_runs_on
     page.evaluate("delete Navigator.prototype.clipboard")
     block.locator(".rc-example__button--share").click()
     field = page.locator("[data-rc-share-code-link]")
-    field.wait_for(state="visible")
+    try:
+        field.wait_for(state="visible")
+    except PlaywrightTimeout:  # say how far the click got: it once timed out, unexplained
+        said = block.locator("[data-rc-share-code-said]").text_content()
+        raise AssertionError(
+            f"no link field after Share with code: status line {said!r}, "
+            f"errors {console_errors(page)}"
+        ) from None
     link = field.input_value()
     assert "demo=" in link and "code=" in link
 

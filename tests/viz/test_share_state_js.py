@@ -208,8 +208,10 @@ for (const text of JSON.parse(process.argv[1])) {
 }
 const code = "print('hola, ñ')\\n".repeat(50);
 out.push({ round: (await decompressText(await compressText(code))) === code });
-try { await decompressText("not*base64"); out.push({ ok: true }); }
-catch { out.push({ error: true }); }
+for (const bad of ["not*base64", "bm90LWRlZmxhdGU", await compressText("a".repeat(300_000))]) {
+  try { await decompressText(bad); out.push({ ok: true }); }
+  catch (error) { out.push({ error: error.message }); }
+}
 console.log(JSON.stringify(out));
 """
 
@@ -221,7 +223,11 @@ def test_links_that_are_not_base64url_json_throw_for_the_caller_to_catch() -> No
     assert decoded[0] == {"ok": {"k": 2}}
     assert all("error" in result for result in decoded[1:4])
     assert decoded[4] == {"round": True}
-    assert decoded[5] == {"error": True}
+    # not base64url, not deflate, and a deflate bomb: each an error for the caller, and the
+    # streams' own rejections handled (node would end the script on an unhandled one)
+    assert decoded[5] == {"error": "not base64url (or too long)"}
+    assert "error" in decoded[6] and decoded[6] != {"error": "code too long"}
+    assert decoded[7] == {"error": "code too long"}
 
 
 def test_unjudged_documents_only_where_the_control_offers_them() -> None:

@@ -50,20 +50,22 @@ export function decodeJSON(text) {
   return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(fromBase64url(text)));
 }
 
-async function pipe(bytes, stream) {
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-  return new Uint8Array(await out.arrayBuffer());
+// The bytes go through the (de)compression stream inside the page: a Blob's stream would be
+// read back from the browser process, one more process for a reader's click to wait on.
+function through(bytes, stream) {
+  const writer = stream.writable.getWriter();
+  writer.write(bytes).catch(() => {}); // a bad input's error reaches the reader side too
+  writer.close().catch(() => {});
+  return stream.readable;
 }
 
 export async function compressText(text) {
-  return toBase64url(await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
+  const compressed = through(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
+  return toBase64url(new Uint8Array(await new Response(compressed).arrayBuffer()));
 }
 
 export async function decompressText(encoded) {
-  const reader = new Blob([fromBase64url(encoded)])
-    .stream()
-    .pipeThrough(new DecompressionStream("deflate-raw"))
-    .getReader();
+  const reader = through(fromBase64url(encoded), new DecompressionStream("deflate-raw")).getReader();
   const chunks = [];
   let size = 0;
   for (;;) {
@@ -76,7 +78,13 @@ export async function decompressText(encoded) {
     }
     chunks.push(value);
   }
-  const text = new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   if (text.length > MAX_CODE) throw new Error("code too long");
   return text;
 }
