@@ -24,6 +24,27 @@ os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 TREC_EVAL_DATA = DATA / "trec_eval"
 
+# pytest-rerunfailures names a test it ran again but not why its first attempt failed: a
+# flaky failure then leaves no trace. The summary adds that reason (the controller gets every
+# worker's reports under xdist).
+_first_failures: list[tuple[str, list[str]]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":
+        lines = report.longreprtext.splitlines()
+        said = [line for line in lines if line.startswith("E ")][:20]
+        _first_failures.append((report.nodeid, [*said, *lines[-1:]]))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _first_failures:
+        terminalreporter.section("why each rerun test failed the first time")
+        for nodeid, lines in _first_failures:
+            terminalreporter.write_line(nodeid)
+            for line in lines:
+                terminalreporter.write_line(f"    {line}")
+
 
 @pytest.fixture(scope="session")
 def repo_root() -> Path:

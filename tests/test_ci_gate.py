@@ -7,7 +7,8 @@ The fixture is run as pytest runs it: its conftest, with the browser tests' help
 to be found.
 
 A browser test that passed only when run again (tests/browser/conftest.py) is named in the run's
-summary, as pytest reads the project's configuration.
+summary, as pytest reads the project's configuration, with the reason its first attempt failed
+(tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -113,15 +114,22 @@ def test_fails_once():
 """
 
 
-def test_a_test_passing_on_its_rerun_is_named_in_the_summary(tmp_path: Path) -> None:
+def test_a_test_passing_on_its_rerun_is_named_in_the_summary_with_its_first_failure(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "test_flaky.py").write_text(FLAKY_ONCE, encoding="utf-8")
+    for name in ("conftest.py", "ci_gate.py", "repo_paths.py"):  # tests/conftest.py's summary
+        shutil.copy(TESTS / name, tmp_path / name)
     env = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)]
+    command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "test_flaky.py"]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
     assert "1 passed, 1 rerun" in done.stdout
     assert "RERUN test_flaky.py::test_fails_once" in done.stdout
+    why = done.stdout.split("why each rerun test failed the first time", 1)[-1]
+    assert "test_flaky.py::test_fails_once\n    E " in why
+    assert "AssertionError: the first attempt fails" in why
 
 
 # A read of the CI variable through os.environ (get or item) or os.getenv.

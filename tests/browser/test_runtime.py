@@ -214,7 +214,8 @@ def test_instant_navigation_keeps_the_booted_runtime(booted, site_server, exampl
     first = english[0]
     others = {e.url: e for e in english if e.url != first.url}
     page = booted  # the last test of this tab: it leaves for another card
-    assert page.url == site_server + first.url
+    if page.url != site_server + first.url:  # a rerun: the first attempt left already
+        _open(page, site_server, first)
     boots = page.evaluate("rt.boots")
     hrefs = page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")
     target = next((h for h in hrefs if h.removeprefix(site_server) in others), None)
