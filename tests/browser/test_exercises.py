@@ -58,6 +58,9 @@ def _check(page: Any, block: Any, state: str) -> Any:
     page.wait_for_selector("[data-rc-exercise]:not([data-rc-running])", timeout=CHECK_MS)
     result = block.locator("[data-rc-exercise-result]")
     shown = result.get_attribute("data-state")
+    if shown is None:  # no result at all: Python did not boot (its status line says why)
+        status = block.locator("[data-rc-status]").inner_text()
+        raise AssertionError(f"no result; runtime status {status!r}, errors {page.console_errors}")
     assert shown == state, f"{shown}: {result.inner_text()}"
     return result
 
