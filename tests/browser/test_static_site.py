@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import selectors
+import socket
 import urllib.request
 
 import pytest
-from static_site import _Server, base_url, start_server
+from static_site import _Handler, _Server, base_url, start_server
 
 
 @pytest.fixture
@@ -40,3 +43,25 @@ def test_wasm_is_served_as_application_wasm(server):
     with urllib.request.urlopen(base_url(server) + "module.wasm") as response:
         assert response.headers["Content-Type"] == "application/wasm"
         assert response.read() == b"\0asm\1\0\0\0"
+
+
+def test_a_burst_of_connections_waits_in_the_backlog_not_in_syn_retries(tmp_path):
+    """A page opens many connections at once while the server's thread may wait for the GIL:
+    with socketserver's backlog of 5 the kernel drops the sixth and later connections' SYNs,
+    and each connect then waits a second or more for its retry. Here nothing accepts (no
+    serving thread): every one of a burst of 60 connections must complete at once."""
+    server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(tmp_path)))
+    clients = []
+    with server, selectors.DefaultSelector() as selector:
+        for _ in range(60):
+            client = socket.socket()
+            client.setblocking(False)
+            client.connect_ex(server.server_address)
+            selector.register(client, selectors.EVENT_WRITE)
+            clients.append(client)
+        connected: set[socket.socket] = set()
+        for _ in range(50):  # SYN retries come after 1 s: well after these 0.5 s of polling
+            connected |= {key.fileobj for key, _ in selector.select(timeout=0.01)}
+        for client in clients:
+            client.close()
+    assert len(connected) == 60
