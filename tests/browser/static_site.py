@@ -130,10 +130,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     # The listen backlog (socketserver's default is 5). Each request is a connection of its own
-    # (HTTP/1.0), a booting page opens a dozen at once, and the accepting thread shares the
-    # GIL with a pytest worker: under a full suite's load the kernel counted full backlogs
+    # (HTTP/1.0), a booting page opens many at once, and the accepting thread shares the GIL
+    # with a pytest worker: under the browser tests' load the kernel counted full backlogs
     # (ListenOverflows in /proc/net/netstat), each a connection whose SYN is retried after 1 s,
-    # then 3 s, 7 s...: the few stalls of a page that never booted or a Share that never ended.
+    # then 3 s, 7 s... The likely cause of the rare stalls (a page whose Python never booted).
     request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
