@@ -102,9 +102,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def _send_sitemap(self) -> None:
         """Serve the sitemap as the deployed site would see it: ``site_url`` -> this server."""
         text = (Path(self.directory) / "sitemap.xml").read_text(encoding="utf-8")
-        match = re.search(r"<loc>([^<]+)</loc>", text)
-        if match:  # the first entry is the site root
-            text = text.replace(match.group(1), f"http://{self.headers['Host']}/")
+        locations = re.findall(r"<loc>([^<]+)</loc>", text)
+        if locations:  # the site's URL: what every entry starts with, to its last "/"
+            shared = os.path.commonprefix(locations)  # noqa: RUF071 - URLs: commonpath drops a "/" of "//"
+            site_url = shared.rpartition("/")[0] + "/"
+            text = text.replace(site_url, f"http://{self.headers['Host']}/")
         body = text.encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/xml")

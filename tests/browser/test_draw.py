@@ -13,14 +13,11 @@ import shutil
 import struct
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-from static_site import _Server
+from static_site import base_url, start_server
 
 from repo_paths import ROOT, WEB
 
@@ -51,11 +48,6 @@ PAGES = {
 }
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        """Keep the test output free of one line per request."""
-
-
 @pytest.fixture(scope="module")
 def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Build the test site and serve it; yields its base URL."""
@@ -69,10 +61,8 @@ def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for path in [*WEB.glob("draw*.*"), WEB / "pages.js"]:  # the layer and what it imports
         shutil.copyfile(path, docs / "draw" / path.name)
     site.mkdir()
-    # static_site's server (its backlog), with a plain handler: its sitemap rewrite expects the
-    # site root as the first page, which this site (es/, en/) does not have
-    server = _Server(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    server = start_server(site)
+    url = base_url(server)
     palette = [
         {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
         {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
@@ -93,10 +83,9 @@ def draw_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
     build = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")]
     subprocess.run([*build, "-d", str(site)], check=True, capture_output=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     yield url
     server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture
